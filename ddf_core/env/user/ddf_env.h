@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ddf_core environment for userspace (and for the freestanding compile
+ * check). Everything the core needs from its surroundings comes from here,
+ * so the core itself never includes a system header.
+ */
+#ifndef DDF_ENV_H
+#define DDF_ENV_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+/* Only these four library functions may be referenced by the core. */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
+#define DDF_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DDF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* A trap, not abort(): the freestanding core may not call into libc. */
+#define DDF_ASSERT(x)                     \
+	do {                              \
+		if (DDF_UNLIKELY(!(x)))   \
+			__builtin_trap(); \
+	} while (0)
+
+static inline uint64_t ddf_div64(uint64_t a, uint64_t b)
+{
+	return a / b;
+}
+
+static inline uint64_t ddf_mod64(uint64_t a, uint64_t b)
+{
+	return a % b;
+}
+
+/* high 64 bits of a 64x64 product */
+static inline uint64_t ddf_mulhi64(uint64_t a, uint64_t b)
+{
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+/* A 64-bit word shared between CPUs. */
+typedef struct {
+	uint64_t v;
+} ddf_aword;
+
+static inline uint64_t ddf_aword_read(const ddf_aword *w)
+{
+	return __atomic_load_n(&w->v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t ddf_aword_read_acquire(const ddf_aword *w)
+{
+	return __atomic_load_n(&w->v, __ATOMIC_ACQUIRE);
+}
+
+static inline void ddf_aword_set(ddf_aword *w, uint64_t v)
+{
+	__atomic_store_n(&w->v, v, __ATOMIC_RELAXED);
+}
+
+static inline void ddf_aword_set_release(ddf_aword *w, uint64_t v)
+{
+	__atomic_store_n(&w->v, v, __ATOMIC_RELEASE);
+}
+
+static inline void ddf_aword_or(ddf_aword *w, uint64_t mask)
+{
+	__atomic_fetch_or(&w->v, mask, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t ddf_aword_fetch_add(ddf_aword *w, uint64_t n)
+{
+	return __atomic_fetch_add(&w->v, n, __ATOMIC_RELAXED);
+}
+
+/* On failure *old is updated with the current value, as try_cmpxchg does. */
+static inline bool ddf_aword_try_cmpxchg(ddf_aword *w, uint64_t *old,
+					 uint64_t new)
+{
+	return __atomic_compare_exchange_n(&w->v, old, new, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+static inline void ddf_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static inline void ddf_prefetch_w(const void *p)
+{
+	__builtin_prefetch(p, 1, 3);
+}
+
+static inline void ddf_prefetch(const void *p)
+{
+	__builtin_prefetch(p, 0, 3);
+}
+
+#endif /* DDF_ENV_H */
