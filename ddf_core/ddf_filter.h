@@ -111,6 +111,8 @@ struct ddf_filter_type {
 	/* Time mode: perform due generation shifts (e.g. from a timer). */
 	void (*advance)(struct ddf_filter *f, uint64_t now);
 	void (*stats)(const struct ddf_filter *f, struct ddf_stats *st);
+	/* optional: set bits in logical segment i (0 = newest) */
+	uint64_t (*segment_bits)(const struct ddf_filter *f, uint32_t i);
 };
 
 /* Every filter begins with this header. */
@@ -120,25 +122,26 @@ struct ddf_filter {
 	uint64_t bytes;
 };
 
-const struct ddf_filter_type *ddf_filter_type_by_kind(uint32_t kind);
-const struct ddf_filter_type *ddf_filter_type_by_name(const char *name);
-const char *ddf_kind_name(uint32_t kind);
+/* Helpers shared by the filter implementations. */
+#define DDF_CACHELINE 64u
+#define DDF_CACHE_ALIGNED __attribute__((__aligned__(64)))
+static inline uint64_t ddf_align_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
 
-/*
- * Validate params and fill every derived field. Returns 0 or a DDF_E* code
- * with *why pointing at a sentence for the user.
- */
-int ddf_params_resolve(struct ddf_params *p, const char **why);
+/* (x * y) >> 32 without overflow */
+static inline uint64_t ddf_mul_shr32(uint64_t x, uint64_t y)
+{
+	return (ddf_mulhi64(x, y) << 32) | ((x * y) >> 32);
+}
 
-/* Bytes to provide for a filter with resolved params (0: invalid). */
-uint64_t ddf_filter_memsize(const struct ddf_params *p);
+static inline void *ddf_align_ptr(void *p, uint64_t a)
+{
+	return (void *)(uintptr_t)ddf_align_up((uint64_t)(uintptr_t)p, a);
+}
 
-/*
- * Build a filter in mem. Returns the filter (inside mem, cache-line aligned)
- * or NULL if p is not resolved or size is too small.
- */
-struct ddf_filter *ddf_filter_init(void *mem, uint64_t size,
-				   const struct ddf_params *p, uint64_t now);
+#include "ddf_registry.h"
 
 static inline bool ddf_filter_lookup(struct ddf_filter *f,
 				     const struct ddf_hash *h, uint64_t now)
@@ -165,18 +168,12 @@ static inline void ddf_filter_advance(struct ddf_filter *f, uint64_t now)
 		f->type->advance(f, now);
 }
 
-void ddf_filter_stats(const struct ddf_filter *f, struct ddf_stats *st);
-
-/* Helpers shared by the filter implementations. */
-#define DDF_CACHELINE 64u
-static inline uint64_t ddf_align_up(uint64_t x, uint64_t a)
+static inline void ddf_filter_stats(const struct ddf_filter *f,
+				    struct ddf_stats *st)
 {
-	return (x + a - 1) & ~(a - 1);
-}
-
-static inline void *ddf_align_ptr(void *p, uint64_t a)
-{
-	return (void *)(uintptr_t)ddf_align_up((uint64_t)(uintptr_t)p, a);
+	memset(st, 0, sizeof(*st));
+	f->type->stats(f, st);
+	st->bytes = f->bytes;
 }
 
 #endif /* DDF_FILTER_H */

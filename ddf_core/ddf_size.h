@@ -3,12 +3,13 @@
  * Sizing and analytic error rates. These use floating point: userspace
  * (ddfctl, ddfbench, tests) sizes a filter and hands resolved integer
  * parameters to the kernel, which never needs this file. The files named
- * ddf_size*.c and ddf_math.c are therefore left out of the kernel build.
+ * ddf_size*.c are therefore left out of the kernel build.
  */
 #ifndef DDF_SIZE_H
 #define DDF_SIZE_H
 
 #include "ddf_filter.h"
+#include "ddf_math.h"
 
 struct ddf_size_req {
 	uint32_t kind;
@@ -30,36 +31,76 @@ struct ddf_size_report {
 };
 
 /*
- * Choose parameters for req: the smallest memory meeting req->fpr, or the
- * lowest false-positive rate fitting req->bytes. out is resolved on success.
+ * Each sizing file stands alone (it references nothing outside itself), so
+ * the filter type comes in as a pointer and the dispatch is inline here.
  */
-int ddf_size(const struct ddf_size_req *req, struct ddf_params *out,
-	     struct ddf_size_report *rep, const char **why);
-
-/* Analytic false-positive rate of resolved params (worst case in window). */
-double ddf_fpr_analytic(const struct ddf_params *p);
-
-/* QHT family (ddf_size_qht.c) */
-int ddf_qht_size(const struct ddf_size_req *req, struct ddf_params *out,
+int ddf_apbf_size(const struct ddf_filter_type *t,
+		  const struct ddf_size_req *req, struct ddf_params *out,
+		  struct ddf_size_report *rep, const char **why);
+int ddf_qht_size(const struct ddf_filter_type *t,
+		 const struct ddf_size_req *req, struct ddf_params *out,
 		 const char **why);
-double ddf_qht_fpr(const struct ddf_params *p); /* asymptotic, paper 4.1/5.1 */
 
 /* APBF/APBBF analytics (ddf_size_apbf.c) */
+/* worst case in the window (just before a shift), exact fill model */
+double ddf_apbf_fpr(const struct ddf_params *p);
 /* F(k, l, 0, 0) over fill ratios r[0 .. k+l-1] (paper 5.3) */
 double ddf_apbf_F(uint32_t k, uint32_t l, const double *r);
 /* A(k, l, 0, 0, 0, l) / (1 - F): expected accesses of a false query (5.4) */
 double ddf_apbf_A_false(uint32_t k, uint32_t l, const double *r);
-/* expected fills just before a shift (worst case), exact or paper-linear */
-void ddf_apbf_fills(const struct ddf_params *p, double *r, bool linear);
-void ddf_apbbf_fills(const struct ddf_params *p, double *r);
-/* the false-positive rate of one blocked segment holding n elements */
+/*
+ * Expected fill ratios of logical segments 0 .. k+l-1 when segment i holds
+ * n[i] elements; n = NULL means just before a shift. For APBF: linear = the
+ * paper's Table 2 model r_i = (i+1)/2k, else the exact 1 - (1 - 1/m)^n.
+ * For APBBF: the false-positive rate of each blocked segment.
+ */
+void ddf_apbf_fills(const struct ddf_params *p, const double *n, double *r,
+		    bool linear);
+/* false-positive rate of one blocked segment holding n elements */
 double ddf_apbbf_segment_fpr(uint64_t blocks, uint32_t B, uint32_t b,
 			     double n);
+/* elements per generation of resolved APBF/APBBF params */
+uint64_t ddf_apbf_gen_size(const struct ddf_params *p);
 
-/* Elementary functions, freestanding (ddf_math.c). */
-double ddf_exp(double x);
-double ddf_log(double x);
-double ddf_pow(double x, double y);
-double ddf_sqrt(double x);
+/* QHT family (ddf_size_qht.c): asymptotic FPR, paper 4.1 and 5.1 */
+double ddf_qht_fpr(const struct ddf_params *p);
+
+/*
+ * Choose parameters for req: the smallest memory meeting req->fpr, or the
+ * lowest false-positive rate fitting req->bytes. out is resolved on success.
+ */
+static inline int ddf_size(const struct ddf_size_req *req,
+			   struct ddf_params *out, struct ddf_size_report *rep,
+			   const char **why)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(req->kind);
+	struct ddf_size_report dummy;
+	int err;
+
+	if (!rep)
+		rep = &dummy;
+	memset(rep, 0, sizeof(*rep));
+	if (!t) {
+		*why = "unknown filter kind";
+		return DDF_EINVAL;
+	}
+	if (req->kind == DDF_KIND_APBF || req->kind == DDF_KIND_APBBF)
+		return ddf_apbf_size(t, req, out, rep, why);
+	err = ddf_qht_size(t, req, out, why);
+	if (!err) {
+		rep->fpr = ddf_qht_fpr(out);
+		rep->bytes = ddf_filter_memsize_type(t, out);
+		rep->window = out->window;
+	}
+	return err;
+}
+
+/* Analytic false-positive rate of resolved params. */
+static inline double ddf_fpr_analytic(const struct ddf_params *p)
+{
+	if (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF)
+		return ddf_apbf_fpr(p);
+	return ddf_qht_fpr(p);
+}
 
 #endif /* DDF_SIZE_H */

@@ -18,6 +18,7 @@
 #include <linux/mm.h>
 
 typedef struct kunit ddf_test_t;
+typedef struct kunit_case ddf_case_t; /* element of a case table */
 
 #define DDF_TEST(fn) static void fn(struct kunit *t)
 #define DDF_CASE(fn) KUNIT_CASE(fn)
@@ -66,6 +67,8 @@ struct ddf_test_case {
 	const char *name;
 	void (*fn)(struct ddf_test *t);
 };
+
+typedef struct ddf_test_case ddf_case_t; /* element of a case table */
 
 struct ddf_test_suite {
 	const char *name;

@@ -17,7 +17,7 @@
 
 #define DDF_LIKELY(x) likely(x)
 #define DDF_UNLIKELY(x) unlikely(x)
-#define DDF_ASSERT(x) WARN_ON_ONCE(!(x))
+#define DDF_BUG_ON(x) WARN_ON_ONCE(x)
 
 static inline u64 ddf_div64(u64 a, u64 b)
 {

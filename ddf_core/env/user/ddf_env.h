@@ -21,9 +21,9 @@ int memcmp(const void *a, const void *b, size_t n);
 #define DDF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* A trap, not abort(): the freestanding core may not call into libc. */
-#define DDF_ASSERT(x)                     \
+#define DDF_BUG_ON(x)                     \
 	do {                              \
-		if (DDF_UNLIKELY(!(x)))   \
+		if (DDF_UNLIKELY(x))       \
 			__builtin_trap(); \
 	} while (0)
 

@@ -592,13 +592,8 @@ DDF_TEST(ddf_siphash_unaligned)
 }
 
 /* ddf_test.h names no type for a case table: take each side's own. */
-#ifdef DDF_TEST_KUNIT
-typedef struct kunit_case ddf_sip_case_t;
-#else
-typedef struct ddf_test_case ddf_sip_case_t;
-#endif
 
-static ddf_sip_case_t ddf_siphash_cases[] = {
+static ddf_case_t ddf_siphash_cases[] = {
 	DDF_CASE(ddf_siphash_key_bytes),
 	DDF_CASE(ddf_siphash_24_64_vectors),
 	DDF_CASE(ddf_siphash_24_128_vectors),

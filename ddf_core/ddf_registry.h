@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The filter registry and the generic entry points, for the core's users
+ * (the kernel module, the tools, the tests). Adding a filter kind is one
+ * file plus one line in ddf_types below.
+ *
+ * Header-only on purpose: each core .c file stands alone and references
+ * nothing but mem*, so the registry, which names every filter type, lives
+ * in the users' compilation units.
+ */
+#ifndef DDF_REGISTRY_H
+#define DDF_REGISTRY_H
+
+extern const struct ddf_filter_type ddf_apbf_type;
+extern const struct ddf_filter_type ddf_apbbf_type;
+extern const struct ddf_filter_type ddf_qht_type;
+extern const struct ddf_filter_type ddf_qhtd_type;
+extern const struct ddf_filter_type ddf_qqhtd_type;
+
+static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
+{
+	static const struct ddf_filter_type *const ddf_types[] = {
+		&ddf_apbf_type, &ddf_apbbf_type, &ddf_qht_type,
+		&ddf_qhtd_type, &ddf_qqhtd_type,
+	};
+
+	return i < sizeof(ddf_types) / sizeof(ddf_types[0]) ? ddf_types[i] :
+							       NULL;
+}
+
+static inline const struct ddf_filter_type *
+ddf_filter_type_by_kind(uint32_t kind)
+{
+	const struct ddf_filter_type *t;
+
+	for (unsigned int i = 0; (t = ddf_filter_type_at(i)); i++)
+		if (t->kind == kind)
+			return t;
+	return NULL;
+}
+
+static inline const struct ddf_filter_type *
+ddf_filter_type_by_name(const char *name)
+{
+	const struct ddf_filter_type *t;
+
+	for (unsigned int i = 0; (t = ddf_filter_type_at(i)); i++) {
+		const char *a = t->name, *b = name;
+
+		while (*a && *a == *b) {
+			a++;
+			b++;
+		}
+		if (*a == *b)
+			return t;
+	}
+	return NULL;
+}
+
+static inline const char *ddf_kind_name(uint32_t kind)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(kind);
+
+	return t ? t->name : "unknown";
+}
+
+/* Checks every kind shares; the kind's resolve() does the rest. */
+static inline int ddf_params_check_common(const struct ddf_params *p,
+					  const char **why)
+{
+	if (p->flags & ~__DDF_PF_ALL) {
+		*why = "unknown filter flags";
+		return DDF_EINVAL;
+	}
+	if (p->flags & DDF_PF_TIME) {
+		if (p->window_ns < DDF_MIN_WINDOW_NS ||
+		    p->window_ns > DDF_MAX_WINDOW_NS) {
+			*why = "time window must be between 10us and 1h";
+			return DDF_ERANGE;
+		}
+	} else if (p->window_ns) {
+		*why = "window_ns given but the filter is count based";
+		return DDF_EINVAL;
+	}
+	if (p->window > DDF_MAX_WINDOW) {
+		*why = "window too large";
+		return DDF_ERANGE;
+	}
+	return 0;
+}
+
+/* Resolve through a known type (for code that must not use the registry). */
+static inline int ddf_params_resolve_type(const struct ddf_filter_type *t,
+					  struct ddf_params *p,
+					  const char **why)
+{
+	int err = ddf_params_check_common(p, why);
+
+	return err ? err : t->resolve(p, why);
+}
+
+/*
+ * Validate params and fill every derived field. Returns 0 or a DDF_E* code
+ * with *why pointing at a sentence for the user.
+ */
+static inline int ddf_params_resolve(struct ddf_params *p, const char **why)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
+	const char *dummy;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	if (!t) {
+		*why = "unknown filter kind";
+		return DDF_EINVAL;
+	}
+	return ddf_params_resolve_type(t, p, why);
+}
+
+/* Bytes to provide for a filter with resolved params (0: invalid). */
+static inline uint64_t ddf_filter_memsize_type(const struct ddf_filter_type *t,
+					       const struct ddf_params *p)
+{
+	uint64_t sz = t->memsize(p);
+
+	if (!sz || sz > DDF_MAX_BYTES)
+		return 0;
+	/* room to align the filter to a cache line in the caller's memory */
+	return sz + DDF_CACHELINE;
+}
+
+static inline uint64_t ddf_filter_memsize(const struct ddf_params *p)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
+
+	return t ? ddf_filter_memsize_type(t, p) : 0;
+}
+
+/*
+ * Build a filter in mem. Returns the filter (inside mem, cache-line aligned)
+ * or NULL if p is not resolved or size is too small.
+ */
+static inline struct ddf_filter *ddf_filter_init(void *mem, uint64_t size,
+						 const struct ddf_params *p,
+						 uint64_t now)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
+	uint64_t need = t ? ddf_filter_memsize_type(t, p) : 0;
+	struct ddf_filter *f;
+
+	if (!need || !mem || size < need)
+		return NULL;
+	f = t->init(ddf_align_ptr(mem, DDF_CACHELINE), p, now);
+	if (f) {
+		f->type = t;
+		f->params = *p;
+		f->bytes = need;
+	}
+	return f;
+}
+
+#endif /* DDF_REGISTRY_H */
