@@ -243,11 +243,13 @@ static inline uint64_t ddf_age_begin_insert(struct ddf_age *a, uint64_t now)
  * The paper's Algorithm 1 (section 5.4): look for k consecutive matching
  * segments among logical 0 .. k+l-1, starting at l and jumping k back on a
  * miss. d > 0 views the filter d generations later than G without shifting
- * it: logical segments below d are then empty.
+ * it: logical segments below d are then empty. match() gets the logical
+ * index in generation G and the physical segment.
  */
 static inline bool ddf_age_query(const struct ddf_age *a, uint64_t G,
 				 uint64_t d, const void *ctx,
-				 bool (*match)(const void *ctx, uint32_t phys))
+				 bool (*match)(const void *ctx, uint32_t i,
+					       uint32_t phys))
 {
 	uint32_t base = ddf_age_base(a, G);
 	int i = (int)a->l;
@@ -257,7 +259,8 @@ static inline bool ddf_age_query(const struct ddf_age *a, uint64_t G,
 		return false;
 	while (i >= 0) {
 		if ((uint64_t)i >= d &&
-		    match(ctx, ddf_age_phys(a, base, (uint32_t)(i - d)))) {
+		    match(ctx, (uint32_t)(i - d),
+			  ddf_age_phys(a, base, (uint32_t)(i - d)))) {
 			c++;
 			i++;
 			if (p + c == a->k)

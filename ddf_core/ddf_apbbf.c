@@ -27,15 +27,11 @@ struct ddf_apbbf {
 	struct ddf_age age;
 };
 
-/* One segment's block for one key: where it is and which bits to test. */
-struct ddf_apbbf_blk {
-	ddf_aword *w;
-	uint64_t mask[8];
-};
-
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
 	const struct ddf_hash *h;
+	uint32_t n; /* segments with a cached hash */
+	uint64_t z[DDF_APBBF_PREFETCH]; /* hash of logical segment i */
 };
 
 static uint64_t ddf_apbbf_words(const struct ddf_params *p)
@@ -132,67 +128,91 @@ static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
 	return ddf_age_seg(&f->age, phys) + ddf_reduce(z, f->nb) * f->wpb;
 }
 
-static inline void ddf_apbbf_locate(const struct ddf_apbbf *f,
-				    const struct ddf_hash *h, uint32_t phys,
-				    struct ddf_apbbf_blk *blk)
+/*
+ * The b bit positions of a key in its block: part i of B/b bits gets the
+ * next log2(B/b) bits of a second mix of the segment hash (a second mix so
+ * the bits do not track the block index). Returns the word and the bit.
+ */
+static inline uint32_t ddf_apbbf_pos(const struct ddf_apbbf *f, uint64_t y,
+				     uint32_t i)
 {
-	uint64_t z = ddf_hash_nth(h, phys);
-	/* the bits come from a second mix so they do not track the block */
-	uint64_t y = ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
 	uint32_t part = 1u << f->part_shift;
 
-	blk->w = ddf_apbbf_block(f, z, phys);
-	for (uint32_t i = 0; i < f->wpb; i++)
-		blk->mask[i] = 0;
-	for (uint32_t i = 0; i < f->b; i++) {
-		uint32_t pos = i * part + (uint32_t)(y & (part - 1));
-
-		y >>= f->part_shift;
-		blk->mask[pos >> 6] |= 1ull << (pos & 63);
-	}
+	return i * part +
+	       (uint32_t)((y >> (i * f->part_shift)) & (part - 1));
 }
 
-static inline bool ddf_apbbf_test(const struct ddf_apbbf *f,
-				  const struct ddf_apbbf_blk *blk)
+static inline uint64_t ddf_apbbf_bits(uint64_t z)
 {
-	for (uint32_t i = 0; i < f->wpb; i++)
-		if ((ddf_aword_read(&blk->w[i]) & blk->mask[i]) !=
-		    blk->mask[i])
+	return ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
+}
+
+/* All b bits of the key set in its block of segment phys? */
+static bool ddf_apbbf_test_z(const struct ddf_apbbf *f, uint64_t z,
+			     uint32_t phys)
+{
+	const ddf_aword *w = ddf_apbbf_block(f, z, phys);
+	uint64_t y = ddf_apbbf_bits(z);
+
+	if (f->wpb == 1) {
+		uint64_t m = 0;
+
+		for (uint32_t i = 0; i < f->b; i++)
+			m |= 1ull << ddf_apbbf_pos(f, y, i);
+		return (ddf_aword_read(w) & m) == m;
+	}
+	for (uint32_t i = 0; i < f->b; i++) {
+		uint32_t pos = ddf_apbbf_pos(f, y, i);
+
+		if (!(ddf_aword_read(&w[pos >> 6]) & (1ull << (pos & 63))))
 			return false;
+	}
 	return true;
 }
 
-static inline void ddf_apbbf_set_blk(const struct ddf_apbbf *f,
-				     struct ddf_apbbf_blk *blk)
+static void ddf_apbbf_set_z(const struct ddf_apbbf *f, uint64_t z,
+			    uint32_t phys)
 {
-	for (uint32_t i = 0; i < f->wpb; i++) {
-		uint64_t m = blk->mask[i];
+	ddf_aword *w = ddf_apbbf_block(f, z, phys);
+	uint64_t y = ddf_apbbf_bits(z);
 
+	if (f->wpb == 1) {
+		uint64_t m = 0;
+
+		for (uint32_t i = 0; i < f->b; i++)
+			m |= 1ull << ddf_apbbf_pos(f, y, i);
 		/* skip the locked OR when the bits are already there */
-		if (m && (ddf_aword_read(&blk->w[i]) & m) != m)
-			ddf_aword_or(&blk->w[i], m);
+		if ((ddf_aword_read(w) & m) != m)
+			ddf_aword_or(w, m);
+		return;
+	}
+	for (uint32_t i = 0; i < f->b; i++) {
+		uint32_t pos = ddf_apbbf_pos(f, y, i);
+		uint64_t bit = 1ull << (pos & 63);
+
+		if (!(ddf_aword_read(&w[pos >> 6]) & bit))
+			ddf_aword_or(&w[pos >> 6], bit);
 	}
 }
 
-static bool ddf_apbbf_match(const void *ctx, uint32_t phys)
+static bool ddf_apbbf_match(const void *ctx, uint32_t i, uint32_t phys)
 {
 	const struct ddf_apbbf_probe *pr = ctx;
-	struct ddf_apbbf_blk blk;
+	uint64_t z = i < pr->n ? pr->z[i] : ddf_hash_nth(pr->h, phys);
 
-	ddf_apbbf_locate(pr->f, pr->h, phys, &blk);
-	return ddf_apbbf_test(pr->f, &blk);
+	return ddf_apbbf_test_z(pr->f, z, phys);
 }
 
 static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
-			  uint64_t gn)
+			  uint64_t gn, const struct ddf_apbbf_probe *pr)
 {
 	uint32_t base = ddf_age_base(&f->age, gn);
 
 	for (uint32_t i = 0; i < f->age.k; i++) {
-		struct ddf_apbbf_blk blk;
+		uint32_t ph = ddf_age_phys(&f->age, base, i);
+		uint64_t z = pr && i < pr->n ? pr->z[i] : ddf_hash_nth(h, ph);
 
-		ddf_apbbf_locate(f, h, ddf_age_phys(&f->age, base, i), &blk);
-		ddf_apbbf_set_blk(f, &blk);
+		ddf_apbbf_set_z(f, z, ph);
 	}
 }
 
@@ -200,9 +220,9 @@ static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
  * Issue the loads of every block an operation may touch before using any,
  * so that their cache misses overlap instead of queueing.
  */
-static void ddf_apbbf_prefetch(const struct ddf_apbbf *f,
-			       const struct ddf_hash *h, uint64_t G)
+static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint64_t G)
 {
+	const struct ddf_apbbf *f = pr->f;
 	uint32_t base = ddf_age_base(&f->age, G);
 	uint32_t n = f->age.k + f->age.l;
 
@@ -211,15 +231,17 @@ static void ddf_apbbf_prefetch(const struct ddf_apbbf *f,
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
 
-		ddf_prefetch_w(ddf_apbbf_block(f, ddf_hash_nth(h, ph), ph));
+		pr->z[i] = ddf_hash_nth(pr->h, ph);
+		ddf_prefetch_w(ddf_apbbf_block(f, pr->z[i], ph));
 	}
+	pr->n = n;
 }
 
 static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 			     uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
-	struct ddf_apbbf_probe pr = { f, h };
+	struct ddf_apbbf_probe pr = { .f = f, .h = h };
 	uint64_t d, G = ddf_age_lookup_gen(&f->age, now, &d);
 
 	return ddf_age_query(&f->age, G, d, &pr, ddf_apbbf_match);
@@ -230,21 +252,22 @@ static void ddf_apbbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 
-	ddf_apbbf_set(f, h, ddf_age_begin_insert(&f->age, now));
+	ddf_apbbf_set(f, h, ddf_age_begin_insert(&f->age, now), NULL);
 }
 
 static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
 				      const struct ddf_hash *h, uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
-	struct ddf_apbbf_probe pr = { f, h };
+	struct ddf_apbbf_probe pr = { .f = f, .h = h };
 	uint64_t gn = ddf_age_begin_insert(&f->age, now);
 	uint64_t G = ddf_age_gen(&f->age);
 	bool dup;
 
-	ddf_apbbf_prefetch(f, h, G);
+	ddf_apbbf_prefetch(&pr, G);
 	dup = ddf_age_query(&f->age, G, 0, &pr, ddf_apbbf_match);
-	ddf_apbbf_set(f, h, gn);
+	/* the cached hashes are those of generation G's segments */
+	ddf_apbbf_set(f, h, gn, gn == G ? &pr : NULL);
 	return dup;
 }
 

@@ -97,7 +97,7 @@ static inline uint64_t ddf_apbf_bit(const struct ddf_apbf *f,
 	return ddf_reduce(ddf_hash_nth(h, phys), f->m);
 }
 
-static bool ddf_apbf_match(const void *ctx, uint32_t phys)
+static bool ddf_apbf_match(const void *ctx, uint32_t i, uint32_t phys)
 {
 	const struct ddf_apbf_probe *pr = ctx;
 	uint64_t b = ddf_apbf_bit(pr->f, pr->h, phys);
