@@ -19,11 +19,12 @@ TEST_HDRS := $(wildcard tests/core/*.h tests/core/*/*.h)
 BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
-.PHONY: all check check-core check-freestanding setup clean help
+.PHONY: all check check-core check-freestanding setup clean help demo
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
+	@echo "make demo            size a filter and measure its accuracy"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
@@ -46,6 +47,14 @@ $(B)/ddfbench: $(BENCH_SRCS) $(BENCH_HDRS) $(B)/libddf_core.a
 
 setup:
 	@scripts/setup-debian.sh
+
+# What a 1M-packet window at a one-in-a-million false-positive rate costs,
+# and what a filter really does on a stream.
+demo: setup $(B)/ddfbench
+	$(B)/ddfbench size --filter apbbf --window 1000000 --fpr 1e-6
+	$(B)/ddfbench size --filter qqhtd --window 1000000 --fpr 1e-6
+	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
+		--inserts 1000000 --probes 1000000
 
 check: setup check-freestanding check-core
 
