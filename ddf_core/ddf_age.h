@@ -4,10 +4,12 @@
  * of k + l segments plus one spare, and the shifts between generations.
  *
  * Logical segment i (0 = newest) of generation G lives in physical segment
- * (i - G) mod nseg, so one published counter G describes the whole mapping
- * and a shift is "G + 1". An element always writes the segments of its own
- * generation (its ticket in count mode, its timestamp in time mode), so a
- * CPU that races with a shift still stores the element where it belongs.
+ * (i - G) mod nseg, so one published word (G and that base index) describes
+ * the whole mapping and a shift is "G + 1, base - 1". An element always
+ * writes the segments of its own generation (its ticket in count mode, its
+ * timestamp in time mode), so a CPU that races with a shift still stores
+ * the element where it belongs; one that is so late that its generation
+ * has left the window writes nothing.
  *
  * A shift must not clear a whole segment at once. We keep one spare
  * segment (memory cost: 1/(k+l) of the filter): during generation G the
@@ -26,6 +28,9 @@
 #include "ddf_filter.h"
 
 #define DDF_AGE_BUSY (1ull << 63)
+/* the published word: G << DDF_AGE_BASE_BITS | base, nseg <= 321 */
+#define DDF_AGE_BASE_BITS 9
+#define DDF_AGE_BASE_MASK ((1u << DDF_AGE_BASE_BITS) - 1)
 
 struct ddf_age {
 	uint32_t k, l, nseg; /* nseg = k + l + 1 */
@@ -38,9 +43,15 @@ struct ddf_age {
 	uint64_t chunk; /* spare words cleared per insert */
 	ddf_aword *words; /* nseg * seg_words */
 	/* hot words, each on its own cache line */
-	ddf_aword gen DDF_CACHE_ALIGNED; /* published generation */
+	ddf_aword gen DDF_CACHE_ALIGNED; /* G << BASE_BITS | base(G) */
 	ddf_aword count DDF_CACHE_ALIGNED; /* count mode: insertion tickets */
 	ddf_aword clear DDF_CACHE_ALIGNED; /* BUSY | spare words cleared */
+};
+
+/* A generation and the physical index of its logical segment 0. */
+struct ddf_age_at {
+	uint64_t G;
+	uint32_t base;
 };
 
 /* Words per segment for seg_bits bits: whole cache lines. */
@@ -49,22 +60,19 @@ static inline uint64_t ddf_age_seg_words(uint64_t seg_bits)
 	return ddf_align_up((seg_bits + 63) / 64, 8);
 }
 
-
-
-
-
-
-static inline uint64_t ddf_age_gen(const struct ddf_age *a)
+static inline struct ddf_age_at ddf_age_load(const struct ddf_age *a)
 {
-	return ddf_aword_read_acquire(&a->gen);
+	uint64_t w = ddf_aword_read_acquire(&a->gen);
+	struct ddf_age_at at = { w >> DDF_AGE_BASE_BITS,
+				 (uint32_t)(w & DDF_AGE_BASE_MASK) };
+
+	return at;
 }
 
-/* Physical index of logical segment 0 in generation G. */
-static inline uint32_t ddf_age_base(const struct ddf_age *a, uint64_t G)
+static inline void ddf_age_publish(struct ddf_age *a, struct ddf_age_at at)
 {
-	uint32_t r = (uint32_t)ddf_mod64(G, a->nseg);
-
-	return r ? a->nseg - r : 0;
+	ddf_aword_set_release(&a->gen,
+			      at.G << DDF_AGE_BASE_BITS | (uint64_t)at.base);
 }
 
 static inline uint32_t ddf_age_phys(const struct ddf_age *a, uint32_t base,
@@ -80,8 +88,29 @@ static inline ddf_aword *ddf_age_seg(const struct ddf_age *a, uint32_t phys)
 	return a->words + (uint64_t)phys * a->seg_words;
 }
 
-static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p, uint64_t g,
-		  uint64_t seg_bits, ddf_aword *words, uint64_t now)
+/*
+ * Generation of position x (a ticket, or ns since t0) for generations of
+ * `len`; nearly always G itself, which a multiply tells without dividing.
+ */
+static inline uint64_t ddf_age_gen_of(uint64_t x, uint64_t len, uint64_t G)
+{
+	uint64_t lo = G * len;
+
+	if (DDF_LIKELY(x >= lo && x - lo < len))
+		return G;
+	return ddf_div64(x, len);
+}
+
+/* The generation time `now` falls in (time mode). */
+static inline uint64_t ddf_age_time_gen(const struct ddf_age *a, uint64_t now,
+					uint64_t G)
+{
+	return ddf_age_gen_of(now > a->t0 ? now - a->t0 : 0, a->gen_ns, G);
+}
+
+static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
+				uint64_t g, uint64_t seg_bits,
+				ddf_aword *words, uint64_t now)
 {
 	uint64_t seg_words = ddf_age_seg_words(seg_bits);
 	uint64_t per_insert;
@@ -95,33 +124,18 @@ static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p, u
 	a->seg_words = seg_words;
 	a->g = g ? g : 1;
 	a->words = words;
-	/* enough per insert to finish the spare within one generation */
-	per_insert = ddf_div64(seg_words + a->g - 1, a->g);
-	if (a->time_mode) {
-		/* the rate is only an estimate: clear twice as fast */
-		per_insert *= 2;
+	/*
+	 * Finish the spare within the first quarter of a generation (time
+	 * mode: the rate is only an estimate), a cache line at least, so that
+	 * most inserts find it clean and skip the busy bit altogether.
+	 */
+	per_insert = ddf_div64(4 * seg_words + a->g - 1, a->g);
+	if (a->time_mode)
 		a->gen_ns = ddf_div64(p->window_ns + p->l - 1, p->l);
-		a->t0 = now;
-	}
-	a->chunk = per_insert ? per_insert : 1;
+	a->t0 = now;
+	a->chunk = per_insert > 8 ? per_insert : 8;
 	/* a fresh filter's spare is already clean */
 	ddf_aword_set(&a->clear, seg_words);
-}
-
-static inline uint64_t ddf_age_view(const struct ddf_age *a, uint64_t now)
-{
-	if (!a->time_mode)
-		return ddf_age_gen(a);
-	if (now <= a->t0)
-		return 0;
-	return ddf_div64(now - a->t0, a->gen_ns);
-}
-
-static inline uint64_t ddf_age_ticket(struct ddf_age *a, uint64_t now)
-{
-	if (a->time_mode)
-		return ddf_age_view(a, now);
-	return ddf_div64(ddf_aword_fetch_add(&a->count, 1), a->g);
 }
 
 static inline void ddf_age_zero(ddf_aword *w, uint64_t from, uint64_t to)
@@ -144,49 +158,109 @@ static inline uint64_t ddf_age_lock(struct ddf_age *a)
 	}
 }
 
-static inline uint64_t ddf_age_sync(struct ddf_age *a, uint64_t target)
+/* Make the published generation at least target; returns it. */
+static inline struct ddf_age_at ddf_age_sync(struct ddf_age *a,
+					     uint64_t target)
 {
 	uint64_t cur = ddf_age_lock(a);
-	uint64_t G = ddf_aword_read(&a->gen);
+	struct ddf_age_at at = ddf_age_load(a);
 
-	if (target > G && target - G >= a->nseg) {
+	if (target > at.G && target - at.G >= a->nseg) {
 		/* everything expired: one pass over the filter */
+		uint32_t r = (uint32_t)ddf_mod64(target, a->nseg);
+
 		ddf_age_zero(a->words, 0, (uint64_t)a->nseg * a->seg_words);
-		G = target;
-		ddf_aword_set_release(&a->gen, G);
+		at.G = target;
+		at.base = r ? a->nseg - r : 0;
+		ddf_age_publish(a, at);
 		cur = a->seg_words;
 	}
-	while (G < target) {
-		uint32_t sp = ddf_age_phys(a, ddf_age_base(a, G), a->k + a->l);
+	while (at.G < target) {
+		uint32_t sp = ddf_age_phys(a, at.base, a->k + a->l);
 
 		ddf_age_zero(ddf_age_seg(a, sp), cur, a->seg_words);
 		/* the spare becomes segment 0; the oldest becomes the spare */
-		G++;
-		ddf_aword_set_release(&a->gen, G);
+		at.G++;
+		at.base = sp;
+		ddf_age_publish(a, at);
 		cur = 0;
 	}
 	ddf_aword_set_release(&a->clear, cur);
-	return G;
+	return at;
 }
 
+/* Clear one chunk of the spare, if nobody else is doing it. */
 static inline void ddf_age_clear_some(struct ddf_age *a)
 {
 	uint64_t c = ddf_aword_read(&a->clear);
 	uint64_t end;
 	uint32_t sp;
 
-	if (DDF_LIKELY(c & DDF_AGE_BUSY) || c >= a->seg_words)
+	if (DDF_LIKELY(c >= a->seg_words)) /* clean, or busy (bit 63) */
 		return;
 	if (!ddf_aword_try_cmpxchg(&a->clear, &c, c | DDF_AGE_BUSY))
 		return;
 	/* the generation cannot move while we hold the busy bit */
-	sp = ddf_age_phys(a, ddf_age_base(a, ddf_aword_read(&a->gen)),
-			  a->k + a->l);
+	sp = ddf_age_phys(a, ddf_age_load(a).base, a->k + a->l);
 	end = c + a->chunk;
 	if (end > a->seg_words)
 		end = a->seg_words;
 	ddf_age_zero(ddf_age_seg(a, sp), c, end);
 	ddf_aword_set_release(&a->clear, end);
+}
+
+/*
+ * An insert's prologue: shift and clear as needed, then give the segments
+ * of the element's own generation (*ins) and the current view (*cur).
+ * Returns false when the element's generation has already left the window
+ * (a CPU holding an old ticket): there is nothing left to write then.
+ */
+static inline bool ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
+					struct ddf_age_at *ins,
+					struct ddf_age_at *cur)
+{
+	struct ddf_age_at at = ddf_age_load(a);
+	uint64_t gn, d;
+
+	if (a->time_mode)
+		gn = ddf_age_time_gen(a, now, at.G);
+	else
+		gn = ddf_age_gen_of(ddf_aword_fetch_add(&a->count, 1), a->g,
+				    at.G);
+	if (DDF_UNLIKELY(gn > at.G))
+		at = ddf_age_sync(a, gn);
+	ddf_age_clear_some(a);
+	*cur = at;
+	d = at.G - gn;
+	if (DDF_UNLIKELY(d > a->l))
+		return false;
+	ins->G = gn;
+	ins->base = ddf_age_phys(a, at.base, (uint32_t)d);
+	return true;
+}
+
+/* The view of a lookup at now: the current generation, d ahead of it. */
+static inline struct ddf_age_at ddf_age_lookup_at(const struct ddf_age *a,
+						  uint64_t now, uint64_t *d)
+{
+	struct ddf_age_at at = ddf_age_load(a);
+	uint64_t v = a->time_mode ? ddf_age_time_gen(a, now, at.G) : at.G;
+
+	*d = v > at.G ? v - at.G : 0;
+	return at;
+}
+
+/* Time mode: perform the shifts due at now (e.g. from a timer). */
+static inline void ddf_age_advance(struct ddf_age *a, uint64_t now)
+{
+	struct ddf_age_at at = ddf_age_load(a);
+
+	if (a->time_mode) {
+		uint64_t v = ddf_age_time_gen(a, now, at.G);
+
+		if (v > at.G)
+			ddf_age_sync(a, v);
+	}
 }
 
 static inline uint32_t ddf_popcount64(uint64_t x)
@@ -200,7 +274,7 @@ static inline uint32_t ddf_popcount64(uint64_t x)
 static inline uint64_t ddf_age_segment_bits(const struct ddf_age *a,
 					    uint32_t i)
 {
-	uint32_t ph = ddf_age_phys(a, ddf_age_base(a, ddf_age_gen(a)), i);
+	uint32_t ph = ddf_age_phys(a, ddf_age_load(a).base, i);
 	const ddf_aword *w = ddf_age_seg(a, ph);
 	uint64_t set = 0;
 
@@ -209,11 +283,12 @@ static inline uint64_t ddf_age_segment_bits(const struct ddf_age *a,
 	return set;
 }
 
+/* Stats common to APBF and APBBF; fill is that of logical segment k-1. */
 static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 {
-	uint64_t G = ddf_age_gen(a), set = ddf_age_segment_bits(a, a->k - 1);
+	uint64_t set = ddf_age_segment_bits(a, a->k - 1);
 
-	st->generation = G;
+	st->generation = ddf_age_load(a).G;
 	st->gen_size = a->g;
 	if (a->time_mode) {
 		st->window_ns = a->gen_ns * a->l;
@@ -224,34 +299,19 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 	st->fill_ppm = (uint32_t)ddf_div64(set * 1000000ull, a->seg_bits);
 }
 
-/* An insert's prologue: its generation, shifting and clearing as needed. */
-static inline uint64_t ddf_age_begin_insert(struct ddf_age *a, uint64_t now)
-{
-	uint64_t gn = ddf_age_ticket(a, now);
-
-	if (ddf_age_gen(a) < gn)
-		ddf_age_sync(a, gn);
-	ddf_age_clear_some(a);
-	return gn;
-}
-
-
-
-
-
 /*
  * The paper's Algorithm 1 (section 5.4): look for k consecutive matching
  * segments among logical 0 .. k+l-1, starting at l and jumping k back on a
- * miss. d > 0 views the filter d generations later than G without shifting
- * it: logical segments below d are then empty. match() gets the logical
- * index in generation G and the physical segment.
+ * miss. d > 0 views the filter d generations later than `at` without
+ * shifting it: logical segments below d are then empty. match() gets the
+ * logical index in `at` and the physical segment.
  */
-static inline bool ddf_age_query(const struct ddf_age *a, uint64_t G,
-				 uint64_t d, const void *ctx,
+static inline bool ddf_age_query(const struct ddf_age *a,
+				 struct ddf_age_at at, uint64_t d,
+				 const void *ctx,
 				 bool (*match)(const void *ctx, uint32_t i,
 					       uint32_t phys))
 {
-	uint32_t base = ddf_age_base(a, G);
 	int i = (int)a->l;
 	uint32_t p = 0, c = 0;
 
@@ -260,7 +320,7 @@ static inline bool ddf_age_query(const struct ddf_age *a, uint64_t G,
 	while (i >= 0) {
 		if ((uint64_t)i >= d &&
 		    match(ctx, (uint32_t)(i - d),
-			  ddf_age_phys(a, base, (uint32_t)(i - d)))) {
+			  ddf_age_phys(a, at.base, (uint32_t)(i - d)))) {
 			c++;
 			i++;
 			if (p + c == a->k)
@@ -274,13 +334,4 @@ static inline bool ddf_age_query(const struct ddf_age *a, uint64_t G,
 	return false;
 }
 
-/* Generation a lookup at now should use, and how far ahead it looks. */
-static inline uint64_t ddf_age_lookup_gen(const struct ddf_age *a,
-					  uint64_t now, uint64_t *d)
-{
-	uint64_t G = ddf_age_gen(a), v = ddf_age_view(a, now);
-
-	*d = v > G ? v - G : 0;
-	return G;
-}
 #endif /* DDF_AGE_H */

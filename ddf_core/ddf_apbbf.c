@@ -23,7 +23,7 @@ struct ddf_apbbf {
 	uint64_t nb; /* blocks per segment */
 	uint32_t wpb; /* words per block */
 	uint32_t b; /* bits per block per insert */
-	uint32_t part_shift; /* log2(B / b) */
+	uint32_t shape; /* 0: 64/4, 1: 64/8, 2: 512/4, 3: 512/8 */
 	struct ddf_age age;
 };
 
@@ -109,14 +109,12 @@ static struct ddf_filter *ddf_apbbf_init(void *mem,
 	struct ddf_apbbf *f = mem;
 	ddf_aword *words = (ddf_aword *)((char *)mem +
 		ddf_align_up(sizeof(*f), DDF_CACHELINE));
-	uint32_t part = p->block_bits / p->block_hashes;
 
 	memset(mem, 0, ddf_apbbf_memsize(p));
 	f->nb = p->m;
 	f->wpb = p->block_bits / 64;
 	f->b = p->block_hashes;
-	while ((1u << f->part_shift) < part)
-		f->part_shift++;
+	f->shape = (p->block_bits == 512) * 2 + (p->block_hashes == 8);
 	ddf_age_init(&f->age, p, ddf_apbbf_gen(p->m, p->k, s),
 		     p->m * p->block_bits, words, now);
 	return &f->hdr;
@@ -131,15 +129,16 @@ static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
 /*
  * The b bit positions of a key in its block: part i of B/b bits gets the
  * next log2(B/b) bits of a second mix of the segment hash (a second mix so
- * the bits do not track the block index). Returns the word and the bit.
+ * the bits do not track the block index). B and b are constants in every
+ * caller below, so the loops unroll into straight shifts and masks.
  */
-static inline uint32_t ddf_apbbf_pos(const struct ddf_apbbf *f, uint64_t y,
-				     uint32_t i)
+static DDF_ALWAYS_INLINE uint32_t ddf_apbbf_pos(uint64_t y, uint32_t i,
+						uint32_t B, uint32_t b)
 {
-	uint32_t part = 1u << f->part_shift;
+	uint32_t part = B / b, shift = part == 8 ? 3 : part == 16 ? 4 :
+				       part == 64 ? 6 : 7;
 
-	return i * part +
-	       (uint32_t)((y >> (i * f->part_shift)) & (part - 1));
+	return i * part + (uint32_t)((y >> (i * shift)) & (part - 1));
 }
 
 static inline uint64_t ddf_apbbf_bits(uint64_t z)
@@ -147,52 +146,63 @@ static inline uint64_t ddf_apbbf_bits(uint64_t z)
 	return ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
 }
 
-/* All b bits of the key set in its block of segment phys? */
+/* All b bits of the key set in its block? (op 0), or set them (op 1) */
+static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
+					   uint32_t B, uint32_t b, int set)
+{
+	if (B == 64) {
+		uint64_t m = 0, v = ddf_aword_read(w);
+
+		for (uint32_t i = 0; i < b; i++)
+			m |= 1ull << ddf_apbbf_pos(y, i, B, b);
+		/* skip the locked OR when the bits are already there */
+		if ((v & m) == m)
+			return true;
+		if (set)
+			ddf_aword_or(w, m);
+		return false;
+	}
+	for (uint32_t i = 0; i < b; i++) {
+		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
+		uint64_t bit = 1ull << (pos & 63);
+
+		if (ddf_aword_read(&w[pos >> 6]) & bit)
+			continue;
+		if (!set)
+			return false;
+		ddf_aword_or(&w[pos >> 6], bit);
+	}
+	return true;
+}
+
+static inline bool ddf_apbbf_do(const struct ddf_apbbf *f, uint64_t z,
+				uint32_t phys, int set)
+{
+	ddf_aword *w = ddf_apbbf_block(f, z, phys);
+	uint64_t y = ddf_apbbf_bits(z);
+
+	switch (f->shape) {
+	case 0:
+		return ddf_apbbf_op(w, y, 64, 4, set);
+	case 1:
+		return ddf_apbbf_op(w, y, 64, 8, set);
+	case 2:
+		return ddf_apbbf_op(w, y, 512, 4, set);
+	default:
+		return ddf_apbbf_op(w, y, 512, 8, set);
+	}
+}
+
 static bool ddf_apbbf_test_z(const struct ddf_apbbf *f, uint64_t z,
 			     uint32_t phys)
 {
-	const ddf_aword *w = ddf_apbbf_block(f, z, phys);
-	uint64_t y = ddf_apbbf_bits(z);
-
-	if (f->wpb == 1) {
-		uint64_t m = 0;
-
-		for (uint32_t i = 0; i < f->b; i++)
-			m |= 1ull << ddf_apbbf_pos(f, y, i);
-		return (ddf_aword_read(w) & m) == m;
-	}
-	for (uint32_t i = 0; i < f->b; i++) {
-		uint32_t pos = ddf_apbbf_pos(f, y, i);
-
-		if (!(ddf_aword_read(&w[pos >> 6]) & (1ull << (pos & 63))))
-			return false;
-	}
-	return true;
+	return ddf_apbbf_do(f, z, phys, 0);
 }
 
 static void ddf_apbbf_set_z(const struct ddf_apbbf *f, uint64_t z,
 			    uint32_t phys)
 {
-	ddf_aword *w = ddf_apbbf_block(f, z, phys);
-	uint64_t y = ddf_apbbf_bits(z);
-
-	if (f->wpb == 1) {
-		uint64_t m = 0;
-
-		for (uint32_t i = 0; i < f->b; i++)
-			m |= 1ull << ddf_apbbf_pos(f, y, i);
-		/* skip the locked OR when the bits are already there */
-		if ((ddf_aword_read(w) & m) != m)
-			ddf_aword_or(w, m);
-		return;
-	}
-	for (uint32_t i = 0; i < f->b; i++) {
-		uint32_t pos = ddf_apbbf_pos(f, y, i);
-		uint64_t bit = 1ull << (pos & 63);
-
-		if (!(ddf_aword_read(&w[pos >> 6]) & bit))
-			ddf_aword_or(&w[pos >> 6], bit);
-	}
+	ddf_apbbf_do(f, z, phys, 1);
 }
 
 static bool ddf_apbbf_match(const void *ctx, uint32_t i, uint32_t phys)
@@ -204,10 +214,8 @@ static bool ddf_apbbf_match(const void *ctx, uint32_t i, uint32_t phys)
 }
 
 static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
-			  uint64_t gn, const struct ddf_apbbf_probe *pr)
+			  uint32_t base, const struct ddf_apbbf_probe *pr)
 {
-	uint32_t base = ddf_age_base(&f->age, gn);
-
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
 		uint64_t z = pr && i < pr->n ? pr->z[i] : ddf_hash_nth(h, ph);
@@ -220,10 +228,9 @@ static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
  * Issue the loads of every block an operation may touch before using any,
  * so that their cache misses overlap instead of queueing.
  */
-static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint64_t G)
+static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
 {
 	const struct ddf_apbbf *f = pr->f;
-	uint32_t base = ddf_age_base(&f->age, G);
 	uint32_t n = f->age.k + f->age.l;
 
 	if (n > DDF_APBBF_PREFETCH)
@@ -242,17 +249,20 @@ static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 	struct ddf_apbbf_probe pr = { .f = f, .h = h };
-	uint64_t d, G = ddf_age_lookup_gen(&f->age, now, &d);
+	uint64_t d;
+	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
-	return ddf_age_query(&f->age, G, d, &pr, ddf_apbbf_match);
+	return ddf_age_query(&f->age, at, d, &pr, ddf_apbbf_match);
 }
 
 static void ddf_apbbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 			     uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
+	struct ddf_age_at ins, cur;
 
-	ddf_apbbf_set(f, h, ddf_age_begin_insert(&f->age, now), NULL);
+	if (ddf_age_begin_insert(&f->age, now, &ins, &cur))
+		ddf_apbbf_set(f, h, ins.base, NULL);
 }
 
 static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
@@ -260,24 +270,21 @@ static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 	struct ddf_apbbf_probe pr = { .f = f, .h = h };
-	uint64_t gn = ddf_age_begin_insert(&f->age, now);
-	uint64_t G = ddf_age_gen(&f->age);
+	struct ddf_age_at ins, cur;
+	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	bool dup;
 
-	ddf_apbbf_prefetch(&pr, G);
-	dup = ddf_age_query(&f->age, G, 0, &pr, ddf_apbbf_match);
-	/* the cached hashes are those of generation G's segments */
-	ddf_apbbf_set(f, h, gn, gn == G ? &pr : NULL);
+	ddf_apbbf_prefetch(&pr, cur.base);
+	dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbbf_match);
+	/* the cached hashes are those of the current generation's segments */
+	if (fresh)
+		ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL);
 	return dup;
 }
 
 static void ddf_apbbf_advance(struct ddf_filter *hdr, uint64_t now)
 {
-	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
-	uint64_t v = ddf_age_view(&f->age, now);
-
-	if (f->age.time_mode && ddf_age_gen(&f->age) < v)
-		ddf_age_sync(&f->age, v);
+	ddf_age_advance(&((struct ddf_apbbf *)hdr)->age, now);
 }
 
 static void ddf_apbbf_stats(const struct ddf_filter *hdr,

@@ -107,10 +107,8 @@ static bool ddf_apbf_match(const void *ctx, uint32_t i, uint32_t phys)
 }
 
 static void ddf_apbf_set(struct ddf_apbf *f, const struct ddf_hash *h,
-			 uint64_t gn)
+			 uint32_t base)
 {
-	uint32_t base = ddf_age_base(&f->age, gn);
-
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
 		uint64_t b = ddf_apbf_bit(f, h, ph);
@@ -128,17 +126,20 @@ static bool ddf_apbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
 	struct ddf_apbf_probe pr = { f, h };
-	uint64_t d, G = ddf_age_lookup_gen(&f->age, now, &d);
+	uint64_t d;
+	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
-	return ddf_age_query(&f->age, G, d, &pr, ddf_apbf_match);
+	return ddf_age_query(&f->age, at, d, &pr, ddf_apbf_match);
 }
 
 static void ddf_apbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 			    uint64_t now)
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
+	struct ddf_age_at ins, cur;
 
-	ddf_apbf_set(f, h, ddf_age_begin_insert(&f->age, now));
+	if (ddf_age_begin_insert(&f->age, now, &ins, &cur))
+		ddf_apbf_set(f, h, ins.base);
 }
 
 static bool ddf_apbf_test_and_insert(struct ddf_filter *hdr,
@@ -146,21 +147,18 @@ static bool ddf_apbf_test_and_insert(struct ddf_filter *hdr,
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
 	struct ddf_apbf_probe pr = { f, h };
-	uint64_t gn = ddf_age_begin_insert(&f->age, now);
-	bool dup = ddf_age_query(&f->age, ddf_age_gen(&f->age), 0, &pr,
-				 ddf_apbf_match);
+	struct ddf_age_at ins, cur;
+	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
+	bool dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbf_match);
 
-	ddf_apbf_set(f, h, gn);
+	if (fresh)
+		ddf_apbf_set(f, h, ins.base);
 	return dup;
 }
 
 static void ddf_apbf_advance(struct ddf_filter *hdr, uint64_t now)
 {
-	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
-	uint64_t v = ddf_age_view(&f->age, now);
-
-	if (f->age.time_mode && ddf_age_gen(&f->age) < v)
-		ddf_age_sync(&f->age, v);
+	ddf_age_advance(&((struct ddf_apbf *)hdr)->age, now);
 }
 
 static void ddf_apbf_stats(const struct ddf_filter *hdr, struct ddf_stats *st)
