@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "ddf_filter.h"
 #include "ddf_hash.h"
@@ -19,8 +20,25 @@ struct opts {
 	uint64_t window, inserts, probes, memory, seed;
 	double fpr;
 	uint32_t k, l, B, b, s;
-	int json;
+	int json, thp;
 };
+
+static int use_thp;
+
+/*
+ * Large buffers: the filter and the buffers it is compared with come from
+ * the same kind of pages, 4 KiB by default (as vmalloc gives the kernel),
+ * transparent huge pages with --thp.
+ */
+static void *big_alloc(uint64_t bytes)
+{
+	uint64_t align = use_thp ? 2u << 20 : 64;
+	void *p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
+
+	if (p && use_thp)
+		madvise(p, (bytes + align - 1) & ~(align - 1), MADV_HUGEPAGE);
+	return p;
+}
 
 static void usage(FILE *o)
 {
@@ -34,6 +52,7 @@ static void usage(FILE *o)
 		"  speed     --filter F --memory BYTES\n"
 		"            ns per test-and-insert beside ns per dependent read\n"
 		"options: --json  --block-bits 64|512 --block-hashes 4|8\n"
+		"         --thp (speed: transparent huge pages for all buffers)\n"
 		"         --fp-bits S (qht family)\n"
 		"filters: apbf apbbf qht qhtd qqhtd\n");
 }
@@ -180,7 +199,7 @@ static int cmd_size(const struct opts *o)
 static struct ddf_filter *build(const struct ddf_params *p)
 {
 	uint64_t sz = ddf_filter_memsize(p);
-	void *mem = aligned_alloc(64, (sz + 63) & ~63ull);
+	void *mem = big_alloc(sz);
 	struct ddf_filter *f = mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
 
 	if (!f) {
@@ -306,7 +325,7 @@ static void speed_params(const struct opts *o, struct ddf_params *p)
 /* ns per dependent load: a random cyclic permutation of the lines */
 static double chase(uint64_t bytes, uint64_t steps)
 {
-	uint64_t n = bytes / 64, s = 7, *buf = aligned_alloc(64, n * 64);
+	uint64_t n = bytes / 64, s = 7, *buf = big_alloc(n * 64);
 	uint64_t *perm = malloc(n * sizeof(*perm)), at = 0;
 	double t0;
 
@@ -335,7 +354,7 @@ static double chase(uint64_t bytes, uint64_t steps)
 static double touch(uint64_t bytes, uint32_t lines, uint64_t ops)
 {
 	uint64_t n = bytes / 64, s = 9, sum = 0;
-	uint64_t *buf = aligned_alloc(64, n * 64);
+	uint64_t *buf = big_alloc(n * 64);
 	double t0;
 
 	memset(buf, 1, n * 64);
@@ -404,12 +423,12 @@ static int cmd_speed(const struct opts *o)
 	if (o->json) {
 		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
 		print_params(stdout, &p);
-		printf(", \"bytes\": %llu, \"ns_per_op\": %.2f, "
+		printf(", \"bytes\": %llu, \"thp\": %d, \"ns_per_op\": %.2f, "
 		       "\"ns_per_dependent_read\": %.2f, "
 		       "\"lines_per_op\": %u, \"ns_per_random_lines\": %.2f, "
 		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
 		       "\"ns_siphash13_64\": %.2f, \"dup_rate\": %.3g}\n",
-		       (unsigned long long)f->bytes, ns, dep, lines, rl,
+		       (unsigned long long)f->bytes, use_thp, ns, dep, lines, rl,
 		       sip[0], sip[1], sip[2], (double)dups / ops);
 	} else {
 		printf("filter %s, %llu bytes (k=%u l=%u m=%llu)\n", o->filter,
@@ -437,6 +456,7 @@ int main(int argc, char **argv)
 		{ "seed", 1, 0, 's' },	 { "json", 0, 0, 'j' },
 		{ "block-bits", 1, 0, 'B' }, { "block-hashes", 1, 0, 'b' },
 		{ "fp-bits", 1, 0, 'S' }, { "help", 0, 0, 'h' },
+		{ "thp", 0, 0, 'T' },
 		{ 0, 0, 0, 0 }
 	};
 	struct opts o = { .seed = 1 };
@@ -465,6 +485,7 @@ int main(int argc, char **argv)
 		case 'B': o.B = (uint32_t)num(optarg, "--block-bits"); break;
 		case 'b': o.b = (uint32_t)num(optarg, "--block-hashes"); break;
 		case 'S': o.s = (uint32_t)num(optarg, "--fp-bits"); break;
+		case 'T': use_thp = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
