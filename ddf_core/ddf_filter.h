@@ -34,6 +34,20 @@ enum ddf_kind {
 	DDF_KIND_QHT,
 	DDF_KIND_QHTD,
 	DDF_KIND_QQHTD,
+	/* the papers' other filters, kept for side-by-side reproduction */
+	DDF_KIND_SQF,
+	DDF_KIND_SBF,
+	DDF_KIND_A2,
+	DDF_KIND_BDBF,
+	DDF_KIND_CUCKOO,
+	DDF_KIND_RSBF,
+	DDF_KIND_BSBF,
+	DDF_KIND_BSBFSD,
+	DDF_KIND_RLBSBF,
+	DDF_KIND_SHF,
+	DDF_KIND_CSHF,
+	DDF_KIND_EXACT,
+	DDF_KIND_QUEUE,
 	__DDF_KIND_MAX
 };
 
@@ -70,7 +84,12 @@ struct ddf_params {
 	uint32_t block_bits; /* APBBF: B, 64 or 512 */
 	uint32_t block_hashes; /* APBBF: b, 4 or 8 */
 	uint32_t fp_bits; /* QHT family: s, fingerprint bits */
+	uint32_t cell_bits; /* SBF: d bits per cell; b_DBF: counter bits */
+	uint32_t decrements; /* SBF: P cells decremented per insert */
+	uint32_t inner_kind; /* queuing construction: the subfilters' kind */
+	uint32_t subfilters; /* queuing construction: L */
 	uint32_t reserved;
+	uint64_t rng_seed; /* randomised filters: PRNG seed */
 };
 
 /* A key, as the 128-bit keyed hash of its bytes. */
