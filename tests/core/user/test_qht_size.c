@@ -29,7 +29,7 @@ DDF_TEST(qht_size_round_trip)
 {
 	static const double targets[] = { 0.9,	0.5,  0.25, 0.1,
 					  0.01, 1e-3, 1e-6, 1e-12 };
-	static const uint64_t budgets[] = { 256, 4096, 65536, 1 << 20,
+	static const uint64_t budgets[] = { 512, 4096, 65536, 1 << 20,
 					    1ull << 30 };
 	unsigned int i, j, n;
 
