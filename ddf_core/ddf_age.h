@@ -43,9 +43,9 @@ struct ddf_age {
 	uint64_t chunk; /* spare words cleared per insert */
 	ddf_aword *words; /* nseg * seg_words */
 	/* hot words, each on its own cache line */
-	ddf_aword gen DDF_CACHE_ALIGNED; /* G << BASE_BITS | base(G) */
-	ddf_aword count DDF_CACHE_ALIGNED; /* count mode: insertion tickets */
-	ddf_aword clear DDF_CACHE_ALIGNED; /* BUSY | spare words cleared */
+	DDF_CACHE_ALIGNED ddf_aword gen; /* G << BASE_BITS | base(G) */
+	DDF_CACHE_ALIGNED ddf_aword count; /* count mode: insertion tickets */
+	DDF_CACHE_ALIGNED ddf_aword clear; /* BUSY | spare words cleared */
 };
 
 /* A generation and the physical index of its logical segment 0. */

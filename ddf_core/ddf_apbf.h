@@ -35,7 +35,7 @@ static inline const struct ddf_apbbf_shape *ddf_apbbf_shape(uint32_t B,
 		{ 512, 8, 189038417013ull, 97581985ull },
 	};
 
-	for (unsigned int i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+	for (unsigned int i = 0; i < DDF_ARRAY_SIZE(shapes); i++)
 		if (shapes[i].B == B && shapes[i].b == b)
 			return &shapes[i];
 	return NULL;

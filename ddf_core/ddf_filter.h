@@ -143,8 +143,6 @@ struct ddf_filter {
 
 /* Helpers shared by the filter implementations. */
 #define DDF_CACHELINE 64u
-#define DDF_CACHE_ALIGNED __attribute__((__aligned__(64)))
-#define DDF_ALWAYS_INLINE inline __attribute__((__always_inline__))
 static inline uint64_t ddf_align_up(uint64_t x, uint64_t a)
 {
 	return (x + a - 1) & ~(a - 1);

@@ -24,7 +24,7 @@ static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
 		&ddf_qhtd_type, &ddf_qqhtd_type,
 	};
 
-	return i < sizeof(ddf_types) / sizeof(ddf_types[0]) ? ddf_types[i] :
+	return i < DDF_ARRAY_SIZE(ddf_types) ? ddf_types[i] :
 							       NULL;
 }
 

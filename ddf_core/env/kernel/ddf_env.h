@@ -18,6 +18,9 @@
 #define DDF_LIKELY(x) likely(x)
 #define DDF_UNLIKELY(x) unlikely(x)
 #define DDF_BUG_ON(x) WARN_ON_ONCE(x)
+#define DDF_CACHE_ALIGNED __aligned(64)
+#define DDF_ALWAYS_INLINE __always_inline
+#define DDF_ARRAY_SIZE(a) ARRAY_SIZE(a)
 
 static inline u64 ddf_div64(u64 a, u64 b)
 {
@@ -37,7 +40,8 @@ static inline u64 ddf_mulhi64(u64 a, u64 b)
 	return mul_u64_u64_shr(a, b, 64);
 }
 
-typedef atomic64_t ddf_aword;
+/* a name, not a typedef: the core's word is the kernel's atomic64_t */
+#define ddf_aword atomic64_t
 
 static inline u64 ddf_aword_read(const ddf_aword *w)
 {
