@@ -88,6 +88,7 @@ struct ddf_params {
 	uint32_t decrements; /* SBF: P cells decremented per insert */
 	uint32_t inner_kind; /* queuing construction: the subfilters' kind */
 	uint32_t subfilters; /* queuing construction: L */
+	uint32_t p_star; /* RSBF: insertion threshold p*, Q32 (0: 0.03) */
 	uint32_t reserved;
 	uint64_t rng_seed; /* randomised filters: PRNG seed */
 };
