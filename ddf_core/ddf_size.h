@@ -65,6 +65,14 @@ uint64_t ddf_apbf_gen_size(const struct ddf_params *p);
 /* QHT family (ddf_size_qht.c): asymptotic FPR, paper 4.1 and 5.1 */
 double ddf_qht_fpr(const struct ddf_params *p);
 
+/* SQF (ddf_size_sqf.c): asymptotic FPR, k * binom(2n, n) / (2^r' 4^n) */
+int ddf_sqf_size(const struct ddf_filter_type *t,
+		 const struct ddf_size_req *req, struct ddf_params *out,
+		 struct ddf_size_report *rep, const char **why);
+double ddf_sqf_fpr(const struct ddf_params *p);
+/* the paper's approximation, k / (2^r' sqrt(pi r)) (section 4.1.1) */
+double ddf_sqf_fpr_paper(const struct ddf_params *p);
+
 /*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
@@ -86,6 +94,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 	}
 	if (req->kind == DDF_KIND_APBF || req->kind == DDF_KIND_APBBF)
 		return ddf_apbf_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_SQF)
+		return ddf_sqf_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -100,6 +110,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 {
 	if (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF)
 		return ddf_apbf_fpr(p);
+	if (p->kind == DDF_KIND_SQF)
+		return ddf_sqf_fpr(p);
 	return ddf_qht_fpr(p);
 }
 
