@@ -73,6 +73,14 @@ double ddf_sqf_fpr(const struct ddf_params *p);
 /* the paper's approximation, k / (2^r' sqrt(pi r)) (section 4.1.1) */
 double ddf_sqf_fpr_paper(const struct ddf_params *p);
 
+/* SBF (ddf_size_sbf.c): the stable rate of Deng and Rafiei, and its P */
+int ddf_sbf_size(const struct ddf_filter_type *t,
+		 const struct ddf_size_req *req, struct ddf_params *out,
+		 struct ddf_size_report *rep, const char **why);
+double ddf_sbf_fpr(const struct ddf_params *p);
+/* the smallest P whose stable rate is at most fpr (0: none) */
+uint64_t ddf_sbf_decrements(uint32_t K, uint32_t d, uint64_t m, double fpr);
+
 /*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
@@ -96,6 +104,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_apbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_SQF)
 		return ddf_sqf_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_SBF)
+		return ddf_sbf_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -112,6 +122,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_apbf_fpr(p);
 	if (p->kind == DDF_KIND_SQF)
 		return ddf_sqf_fpr(p);
+	if (p->kind == DDF_KIND_SBF)
+		return ddf_sbf_fpr(p);
 	return ddf_qht_fpr(p);
 }
 
