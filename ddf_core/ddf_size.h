@@ -73,6 +73,18 @@ double ddf_sqf_fpr(const struct ddf_params *p);
 /* the paper's approximation, k / (2^r' sqrt(pi r)) (section 4.1.1) */
 double ddf_sqf_fpr_paper(const struct ddf_params *p);
 
+/*
+ * RSBF, BSBF, BSBFSD, RLBSBF (ddf_size_bsbf.c): sized by memory, k from the
+ * target fpr. Per-part load after n distinct elements, its limit, and the
+ * limit's false-positive rate q^k (a stream of distinct elements).
+ */
+int ddf_bsbf_size(const struct ddf_filter_type *t,
+		  const struct ddf_size_req *req, struct ddf_params *out,
+		  struct ddf_size_report *rep, const char **why);
+double ddf_bsbf_fill(const struct ddf_params *p, double n);
+double ddf_bsbf_steady_fill(const struct ddf_params *p);
+double ddf_bsbf_fpr(const struct ddf_params *p);
+
 /* SBF (ddf_size_sbf.c): the stable rate of Deng and Rafiei, and its P */
 int ddf_sbf_size(const struct ddf_filter_type *t,
 		 const struct ddf_size_req *req, struct ddf_params *out,
@@ -104,6 +116,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_apbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_SQF)
 		return ddf_sqf_size(t, req, out, rep, why);
+	if (req->kind >= DDF_KIND_RSBF && req->kind <= DDF_KIND_RLBSBF)
+		return ddf_bsbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_SBF)
 		return ddf_sbf_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
@@ -122,6 +136,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_apbf_fpr(p);
 	if (p->kind == DDF_KIND_SQF)
 		return ddf_sqf_fpr(p);
+	if (p->kind >= DDF_KIND_RSBF && p->kind <= DDF_KIND_RLBSBF)
+		return ddf_bsbf_fpr(p);
 	if (p->kind == DDF_KIND_SBF)
 		return ddf_sbf_fpr(p);
 	return ddf_qht_fpr(p);
