@@ -49,7 +49,10 @@
  * Every random draw comes from the filter's PRNG, seeded by
  * params.rng_seed. Sets are atomic ORs (RLBSBF: a compare-and-swap that
  * tells the counter whether the bit changed), resets compare-and-swap
- * loops that do not write a word whose bit is already 0.
+ * loops that do not write a word whose bit is already 0. Test and update
+ * are not one atomic step: two CPUs inserting keys that share a 0 bit may
+ * both reset a bit for it (one load bit lost), as a sequential order
+ * would not.
  */
 #include "ddf_bsbf.h"
 
@@ -189,9 +192,10 @@ static void rsbf_update(struct ddf_bsbf *b, const struct ddf_hash *h,
 static void bsbfsd_update(struct ddf_bsbf *b, const struct ddf_hash *h)
 {
 	uint64_t r = ddf_rng_next(&b->rng);
+	uint32_t part = (uint32_t)ddf_reduce(r, b->k);
 
 	/* the part from the high bits of r * k, the bit from the low ones */
-	bsbf_clear(b, (uint32_t)ddf_reduce(r, b->k), ddf_reduce(r * b->k, b->s));
+	bsbf_clear(b, part, ddf_reduce(r * b->k, b->s));
 	bsbf_set_all(b, h);
 }
 
@@ -316,7 +320,8 @@ static int bsbf_resolve(struct ddf_params *p, const char **why)
 		       "(ddf_bsbf_size() derives it from a memory budget)";
 		return DDF_EINVAL;
 	}
-	if (p->m > DDF_MAX_BYTES * 8 || bsbf_bytes(p->k, p->m) > DDF_MAX_BYTES) {
+	if (p->m > DDF_MAX_BYTES * 8 ||
+	    bsbf_bytes(p->k, p->m) > DDF_MAX_BYTES) {
 		*why = "k * m bits exceed the memory limit";
 		return DDF_EFBIG;
 	}

@@ -208,7 +208,8 @@ int ddf_bsbf_size(const struct ddf_filter_type *t,
 				break;
 	}
 	if (out->k > DDF_MAX_K) {
-		*why = req->k ? "k, the number of Bloom filters, must be 1..64" :
+		*why = req->k ? "k, the number of Bloom filters, must be "
+				"1..64" :
 				"no k reaches the target fpr (BSBFSD's tends "
 				"to 1 on a long stream)";
 		return DDF_ERANGE;

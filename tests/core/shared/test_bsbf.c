@@ -128,7 +128,7 @@ DDF_TEST(bsbf_inserted_key_found)
 				missed += !ddf_filter_lookup(flt(b), &h, 0);
 			}
 			DDF_EXPECT_MSG(t, !missed && checked > 3000,
-				       "%s k=%u: %llu of %llu keys lost at once",
+				       "%s k=%u: %llu of %llu keys lost",
 				       ddf_kind_name(kinds[i]), ks[j],
 				       (unsigned long long)missed,
 				       (unsigned long long)checked);
@@ -227,7 +227,7 @@ DDF_TEST(rsbf_insert_probability_s_over_i)
 			(unsigned long long)inserted,
 			(unsigned long long)reported, (unsigned long long)e);
 		DDF_EXPECT_MSG(t, inserted + tol >= e && inserted <= e + tol,
-			       "window %u: %llu inserted, expected %llu +- %llu",
+			       "window %u: %llu inserted, expected %llu+-%llu",
 			       w, (unsigned long long)inserted,
 			       (unsigned long long)e, (unsigned long long)tol);
 		if (edges[w] >= 8193)
@@ -492,7 +492,8 @@ DDF_TEST(bsbf_duplicate_changes_nothing)
 				continue;
 			/* the same key again, in one of the two copies */
 			dups++;
-			DDF_EXPECT(t, ddf_filter_test_and_insert(flt(a), &h, 0));
+			DDF_EXPECT(t,
+				   ddf_filter_test_and_insert(flt(a), &h, 0));
 			ddf_aword_fetch_add(&b->pos, 1);
 			wrote += !same_bits(a, b);
 		}
@@ -542,9 +543,11 @@ DDF_TEST(bsbf_seed_reproducible)
 		for (n = 0; n < 4000; n++) {
 			struct ddf_hash h = rkey(&seed);
 			bool x = ddf_filter_test_and_insert(flt(a), &h, 0);
+			bool y = ddf_filter_test_and_insert(flt(b), &h, 0);
+			bool z = ddf_filter_test_and_insert(flt(c), &h, 0);
 
-			differ += x != ddf_filter_test_and_insert(flt(b), &h, 0);
-			answers += x != ddf_filter_test_and_insert(flt(c), &h, 0);
+			differ += x != y;
+			answers += x != z;
 		}
 		DDF_EXPECT_MSG(t, !differ && same_bits(a, b),
 			       "%s: same seed, %llu answers differ",
@@ -659,7 +662,8 @@ DDF_TEST(bsbf_bad_params)
 		{ "time flag",
 		  { .flags = DDF_PF_TIME, .window_ns = 1000000000, .m = 64 },
 		  DDF_EINVAL, false },
-		{ "unknown flag", { .flags = 0x80, .m = 64 }, DDF_EINVAL, false },
+		{ "unknown flag", { .flags = 0x80, .m = 64 }, DDF_EINVAL,
+		  false },
 		{ "window_ns in count mode", { .window_ns = 1000000, .m = 64 },
 		  DDF_EINVAL, false },
 		{ "a window", { .window = 1000, .m = 64 }, DDF_EINVAL, false },
@@ -679,7 +683,8 @@ DDF_TEST(bsbf_bad_params)
 		  false },
 		{ "p* on a BSBF variant", { .p_star = 1u << 27, .m = 64 },
 		  DDF_EINVAL, true },
-		{ "m above the memory limit", { .k = 1, .m = DDF_MAX_BYTES * 8 },
+		{ "m above the memory limit",
+		  { .k = 1, .m = DDF_MAX_BYTES * 8 },
 		  DDF_EFBIG, false },
 		{ "k * m above the memory limit",
 		  { .k = 64, .m = DDF_MAX_BYTES / 8 }, DDF_EFBIG, false },
