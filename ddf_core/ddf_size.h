@@ -93,6 +93,15 @@ double ddf_sbf_fpr(const struct ddf_params *p);
 /* the smallest P whose stable rate is at most fpr (0: none) */
 uint64_t ddf_sbf_decrements(uint32_t K, uint32_t d, uint64_t m, double fpr);
 
+/* A2 (ddf_size_a2.c): worst case (before a swap) and mean over a cycle */
+int ddf_a2_size(const struct ddf_filter_type *t,
+		const struct ddf_size_req *req, struct ddf_params *out,
+		struct ddf_size_report *rep, const char **why);
+double ddf_a2_fpr(const struct ddf_params *p);
+double ddf_a2_fpr_mean(const struct ddf_params *p);
+/* stream elements (distinct) between two swaps; 0: a1 never fills */
+double ddf_a2_cycle(const struct ddf_params *p);
+
 /*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
@@ -120,6 +129,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_bsbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_SBF)
 		return ddf_sbf_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_A2)
+		return ddf_a2_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -140,6 +151,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_bsbf_fpr(p);
 	if (p->kind == DDF_KIND_SBF)
 		return ddf_sbf_fpr(p);
+	if (p->kind == DDF_KIND_A2)
+		return ddf_a2_fpr(p);
 	return ddf_qht_fpr(p);
 }
 
