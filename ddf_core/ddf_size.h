@@ -102,6 +102,15 @@ double ddf_a2_fpr_mean(const struct ddf_params *p);
 /* stream elements (distinct) between two swaps; 0: a1 never fills */
 double ddf_a2_cycle(const struct ddf_params *p);
 
+/* b_DBF (ddf_size_bdbf.c): worst case (1 - a^(C d))^k, and the mean */
+int ddf_bdbf_size(const struct ddf_filter_type *t,
+		  const struct ddf_size_req *req, struct ddf_params *out,
+		  struct ddf_size_report *rep, const char **why);
+double ddf_bdbf_fpr(const struct ddf_params *p);
+double ddf_bdbf_fpr_mean(const struct ddf_params *p);
+/* elements per block, ceil((W - 1) / (2^c - 2)) (0: bad cell_bits) */
+uint64_t ddf_bdbf_block(uint64_t window, uint32_t cell_bits);
+
 /*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
@@ -131,6 +140,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_sbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_A2)
 		return ddf_a2_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_BDBF)
+		return ddf_bdbf_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -153,6 +164,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_sbf_fpr(p);
 	if (p->kind == DDF_KIND_A2)
 		return ddf_a2_fpr(p);
+	if (p->kind == DDF_KIND_BDBF)
+		return ddf_bdbf_fpr(p);
 	return ddf_qht_fpr(p);
 }
 

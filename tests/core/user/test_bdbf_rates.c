@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * b_DBF against its formulas: the false-positive rate on a stream of
+ * distinct keys against the mean over the counters' phases, below the
+ * worst case; ddf_bdbf_size() for the QHT paper's window of 6000 elements;
+ * and arrivals on several threads.
+ */
+#include <math.h>
+#include <pthread.h>
+#include "ddf_filter.h"
+#include "ddf_hash.h"
+#include "ddf_size.h"
+#include "ddf_test.h"
+
+static struct ddf_filter *bdr_make(ddf_test_t *t, struct ddf_params *p)
+{
+	const char *why;
+	uint64_t sz;
+	void *mem;
+
+	if (ddf_params_resolve(p, &why))
+		return NULL;
+	sz = ddf_filter_memsize(p);
+	mem = ddf_test_alloc(t, sz);
+	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
+}
+
+static struct ddf_hash bdr_key(uint64_t *s)
+{
+	struct ddf_hash h;
+
+	h.h1 = ddf_test_rand(s);
+	h.h2 = ddf_test_rand(s);
+	return h;
+}
+
+DDF_TEST(bdbf_rates_fpr)
+{
+	static const struct {
+		const char *what;
+		struct ddf_size_req req;
+	} cases[] = {
+		{ "W = 6000, 10^5 bits",
+		  { .kind = DDF_KIND_BDBF, .window = 6000, .bytes = 12500 } },
+		{ "W = 6000, 10^6 bits",
+		  { .kind = DDF_KIND_BDBF, .window = 6000, .bytes = 125000 } },
+		{ "W = 1000, target 0.01",
+		  { .kind = DDF_KIND_BDBF, .window = 1000, .fpr = 0.01 } },
+		{ "W = 20000, target 0.1",
+		  { .kind = DDF_KIND_BDBF, .window = 20000, .fpr = 0.1 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
+		struct ddf_size_report rep;
+		struct ddf_params p;
+		struct ddf_filter *f;
+		const char *why = NULL;
+		uint64_t seed = 60 + i, j, fp = 0, n = 300000, warm;
+		double mean, worst, got, tol;
+
+		DDF_ASSERT_MSG(t, !ddf_size(&cases[i].req, &p, &rep, &why),
+			       "%s: %s", cases[i].what, why);
+		f = bdr_make(t, &p);
+		DDF_ASSERT(t, f);
+		mean = ddf_bdbf_fpr_mean(&p);
+		worst = ddf_bdbf_fpr(&p);
+		warm = 2 * ((1ull << p.cell_bits) - 1) *
+		       ddf_bdbf_block(p.window, p.cell_bits);
+		for (j = 0; j < warm + n; j++) {
+			struct ddf_hash h = bdr_key(&seed);
+			bool dup = ddf_filter_test_and_insert(f, &h, 0);
+
+			if (j >= warm)
+				fp += dup;
+		}
+		got = (double)fp / n;
+		tol = 0.05 * mean + 4 * sqrt(mean * (1 - mean) / n);
+		DDF_LOG(t, "%s: m=%llu k=%u c=%u d=%llu: measured %.5f, mean %.5f, worst %.5f",
+			cases[i].what, (unsigned long long)p.m, p.k,
+			p.cell_bits,
+			(unsigned long long)ddf_bdbf_block(p.window,
+							   p.cell_bits),
+			got, mean, worst);
+		DDF_EXPECT_MSG(t, fabs(got - mean) <= tol,
+			       "%s: measured %.5f, mean %.5f", cases[i].what,
+			       got, mean);
+		DDF_EXPECT(t, mean <= worst);
+		DDF_EXPECT(t, ddf_fpr_analytic(&p) == worst);
+		if (cases[i].req.fpr > 0)
+			DDF_EXPECT(t, worst <= cases[i].req.fpr);
+	}
+}
+
+/* The mean formula on hand-checked values: k = 1, c = 2, m = 2, W = 3. */
+DDF_TEST(bdbf_rates_formula_by_hand)
+{
+	struct ddf_params p = { .kind = DDF_KIND_BDBF, .window = 3, .m = 2,
+				.k = 1, .cell_bits = 2 };
+	/* C = 3, d = 1, a = 1/2: worst 1 - a^3, mean the same (d = 1) */
+	DDF_EXPECT(t, fabs(ddf_bdbf_fpr(&p) - 0.875) < 1e-12);
+	DDF_EXPECT(t, fabs(ddf_bdbf_fpr_mean(&p) - 0.875) < 1e-12);
+	/* W = 5: d = 2; L is 5 or 6: mean 1 - (1/32 + 1/64) / 2 */
+	p.window = 5;
+	DDF_EXPECT(t, fabs(ddf_bdbf_fpr(&p) - (1 - 1.0 / 64)) < 1e-12);
+	DDF_EXPECT(t, fabs(ddf_bdbf_fpr_mean(&p) -
+			   (1 - (1.0 / 32 + 1.0 / 64) / 2)) < 1e-12);
+	/* k = 2: the square of the per-counter probability, a = 1/4 */
+	p.k = 2;
+	DDF_EXPECT(t, fabs(ddf_bdbf_fpr(&p) -
+			   pow(1 - pow(0.25, 6), 2)) < 1e-12);
+	DDF_EXPECT_EQ(t, ddf_bdbf_block(6000, 4), 429);
+	DDF_EXPECT_EQ(t, ddf_bdbf_block(6000, 1), 0);
+}
+
+DDF_TEST(bdbf_rates_size)
+{
+	static const uint64_t windows[] = { 10, 6000, 100000 };
+	static const double targets[] = { 0.1, 0.01, 1e-4 };
+	unsigned int i, j;
+
+	for (i = 0; i < DDF_ARRAY_SIZE(windows); i++)
+		for (j = 0; j < DDF_ARRAY_SIZE(targets); j++) {
+			struct ddf_size_req req = { .kind = DDF_KIND_BDBF,
+						    .window = windows[i],
+						    .fpr = targets[j] };
+			struct ddf_size_report rep;
+			struct ddf_params out, less;
+			const char *why = NULL;
+			uint64_t words;
+			uint32_t k, c;
+
+			DDF_ASSERT_MSG(t, !ddf_size(&req, &out, &rep, &why),
+				       "%s", why);
+			DDF_EXPECT(t, rep.fpr <= targets[j]);
+			DDF_EXPECT_EQ(t, rep.window, windows[i]);
+			/* no shape fits in one word less */
+			words = ddf_div64(out.m + 64 / out.cell_bits - 1,
+					  64 / out.cell_bits);
+			for (c = 2; c <= 16; c++)
+				for (k = 1; k <= 64; k++) {
+					less = out;
+					less.cell_bits = c;
+					less.k = k;
+					less.m = (words - 1) * (64 / c);
+					DDF_EXPECT_MSG(t, ddf_bdbf_fpr(&less) >
+								  targets[j],
+						       "W=%llu fpr %g: c=%u k=%u fits in less",
+						       (unsigned long long)windows[i],
+						       targets[j], c, k);
+				}
+		}
+	/* a budget: the lowest worst case, the paper's 10^5 bits */
+	{
+		struct ddf_size_req req = { .kind = DDF_KIND_BDBF,
+					    .window = 6000, .bytes = 12500 };
+		struct ddf_size_report rep;
+		struct ddf_params out, alt;
+		const char *why = NULL;
+		uint32_t k, c;
+
+		DDF_ASSERT(t, !ddf_size(&req, &out, &rep, &why));
+		DDF_EXPECT(t, rep.bytes <= 12500);
+		for (c = 2; c <= 16; c++)
+			for (k = 1; k <= 64; k++) {
+				alt = out;
+				alt.cell_bits = c;
+				alt.k = k;
+				alt.m = ddf_div64(out.m * out.cell_bits, c);
+				alt.m -= alt.m % (64 / c);
+				DDF_EXPECT(t, ddf_bdbf_fpr(&alt) >=
+						      rep.fpr - 1e-12);
+			}
+	}
+}
+
+DDF_TEST(bdbf_rates_size_errors)
+{
+	static const struct {
+		const char *what;
+		struct ddf_size_req req;
+	} cases[] = {
+		{ "no window", { .kind = DDF_KIND_BDBF, .fpr = 0.1 } },
+		{ "neither target nor budget",
+		  { .kind = DDF_KIND_BDBF, .window = 100 } },
+		{ "budget misses the target",
+		  { .kind = DDF_KIND_BDBF, .window = 100000, .fpr = 0.001,
+		    .bytes = 4096 } },
+		{ "budget below a word",
+		  { .kind = DDF_KIND_BDBF, .window = 100, .bytes = 100 } },
+		{ "time mode",
+		  { .kind = DDF_KIND_BDBF, .flags = DDF_PF_TIME,
+		    .window_ns = 1000000000, .window = 100, .fpr = 0.1 } },
+		{ "k too large",
+		  { .kind = DDF_KIND_BDBF, .window = 100, .fpr = 0.1,
+		    .k = 65 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
+		struct ddf_params out;
+		const char *why = NULL;
+
+		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
+			       "%s: accepted", cases[i].what);
+		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
+			       cases[i].what);
+	}
+}
+
+/*
+ * Two threads on a small, busy filter: every word is decremented by one
+ * thread while the other sets counters in it. A key is found right after
+ * its own insertion unless W arrivals came in between (a thread can be
+ * descheduled for that long), and the arrivals add up.
+ */
+#define BDC_THREADS 2
+#define BDC_KEYS 200000
+#define BDC_W 64
+
+struct bdc {
+	pthread_barrier_t *go;
+	struct ddf_filter *f;
+	uint64_t *done; /* arrivals completed, all threads */
+	uint64_t seed, lost;
+};
+
+static void *bdc_work(void *arg)
+{
+	struct bdc *w = arg;
+	unsigned int i;
+
+	pthread_barrier_wait(w->go);
+	for (i = 0; i < BDC_KEYS; i++) {
+		struct ddf_hash h = bdr_key(&w->seed);
+		uint64_t before = __atomic_load_n(w->done, __ATOMIC_SEQ_CST);
+		bool found;
+
+		ddf_filter_insert(w->f, &h, 0);
+		found = ddf_filter_lookup(w->f, &h, 0);
+		__atomic_fetch_add(w->done, 1, __ATOMIC_SEQ_CST);
+		/* at most one arrival of another thread is not counted */
+		if (!found && __atomic_load_n(w->done, __ATOMIC_SEQ_CST) -
+					      before + BDC_THREADS < BDC_W)
+			w->lost++;
+	}
+	return NULL;
+}
+
+DDF_TEST(bdbf_rates_threads)
+{
+	/* 128 words, d = 1: every word decremented at every arrival */
+	struct ddf_params p = { .kind = DDF_KIND_BDBF, .window = BDC_W,
+				.m = 1024, .k = 2, .cell_bits = 8 };
+	struct ddf_filter *f = bdr_make(t, &p);
+	struct bdc w[BDC_THREADS];
+	pthread_t th[BDC_THREADS];
+	pthread_barrier_t go;
+	struct ddf_stats st;
+	uint64_t lost = 0, done = 0;
+	unsigned int i;
+
+	DDF_ASSERT(t, f);
+	pthread_barrier_init(&go, NULL, BDC_THREADS);
+	for (i = 0; i < BDC_THREADS; i++) {
+		w[i] = (struct bdc){ &go, f, &done, 500 + i, 0 };
+		pthread_create(&th[i], NULL, bdc_work, &w[i]);
+	}
+	for (i = 0; i < BDC_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		lost += w[i].lost;
+	}
+	pthread_barrier_destroy(&go);
+	ddf_filter_stats(f, &st);
+	DDF_EXPECT_EQ(t, lost, 0);
+	DDF_EXPECT_EQ(t, st.inserts, BDC_THREADS * BDC_KEYS);
+}
+
+static ddf_case_t ddf_bdbf_rates_cases[] = {
+	DDF_CASE(bdbf_rates_fpr),
+	DDF_CASE(bdbf_rates_formula_by_hand),
+	DDF_CASE(bdbf_rates_size),
+	DDF_CASE(bdbf_rates_size_errors),
+	DDF_CASE(bdbf_rates_threads),
+	DDF_CASES_END,
+};
+
+DDF_SUITE(ddf_bdbf_rates, ddf_bdbf_rates_cases);
