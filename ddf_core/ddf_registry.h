@@ -20,6 +20,7 @@ extern const struct ddf_filter_type ddf_sqf_type;
 extern const struct ddf_filter_type ddf_sbf_type;
 extern const struct ddf_filter_type ddf_a2_type;
 extern const struct ddf_filter_type ddf_bdbf_type;
+extern const struct ddf_filter_type ddf_cuckoo_type;
 extern const struct ddf_filter_type ddf_rsbf_type;
 extern const struct ddf_filter_type ddf_bsbf_type;
 extern const struct ddf_filter_type ddf_bsbfsd_type;
@@ -31,6 +32,7 @@ static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
 		&ddf_apbf_type, &ddf_apbbf_type, &ddf_qht_type,
 		&ddf_qhtd_type, &ddf_qqhtd_type,
 		&ddf_sqf_type, &ddf_sbf_type, &ddf_a2_type, &ddf_bdbf_type,
+		&ddf_cuckoo_type,
 		&ddf_rsbf_type, &ddf_bsbf_type, &ddf_bsbfsd_type,
 		&ddf_rlbsbf_type,
 	};

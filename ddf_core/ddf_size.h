@@ -111,6 +111,12 @@ double ddf_bdbf_fpr_mean(const struct ddf_params *p);
 /* elements per block, ceil((W - 1) / (2^c - 2)) (0: bad cell_bits) */
 uint64_t ddf_bdbf_block(uint64_t window, uint32_t cell_bits);
 
+/* cuckoo filter for streams (ddf_size_cuckoo.c): 2b / (2^f - 1) */
+int ddf_cuckoo_size(const struct ddf_filter_type *t,
+		    const struct ddf_size_req *req, struct ddf_params *out,
+		    struct ddf_size_report *rep, const char **why);
+double ddf_cuckoo_fpr(const struct ddf_params *p);
+
 /*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
@@ -142,6 +148,8 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_a2_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_BDBF)
 		return ddf_bdbf_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_CUCKOO)
+		return ddf_cuckoo_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -166,6 +174,8 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_a2_fpr(p);
 	if (p->kind == DDF_KIND_BDBF)
 		return ddf_bdbf_fpr(p);
+	if (p->kind == DDF_KIND_CUCKOO)
+		return ddf_cuckoo_fpr(p);
 	return ddf_qht_fpr(p);
 }
 
