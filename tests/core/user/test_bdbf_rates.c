@@ -209,71 +209,109 @@ DDF_TEST(bdbf_rates_size_errors)
 }
 
 /*
- * Two threads on a small, busy filter: every word is decremented by one
- * thread while the other sets counters in it. A key is found right after
- * its own insertion unless W arrivals came in between (a thread can be
- * descheduled for that long), and the arrivals add up.
+ * Two threads on a small, busy filter (W = 64, 8-bit counters: d = 1, so
+ * every arrival decrements every word) while the other thread sets
+ * counters in them. A key is found right after its own insertion unless W
+ * arrivals came in between (a thread can be descheduled for that long),
+ * and the arrivals add up. The threads live through all the rounds and
+ * start each one together on a fresh filter.
  */
 #define BDC_THREADS 2
-#define BDC_KEYS 200000
+#define BDC_KEYS 300
+#define BDC_ROUNDS 200
 #define BDC_W 64
 
-struct bdc {
-	pthread_barrier_t *go;
+struct bdc_shared {
+	pthread_barrier_t start, done;
+	unsigned int ready; /* threads awake, all rounds */
+	uint64_t arrived; /* arrivals completed in the round */
 	struct ddf_filter *f;
-	uint64_t *done; /* arrivals completed, all threads */
-	uint64_t seed, lost;
+};
+
+struct bdc {
+	struct bdc_shared *sh;
+	unsigned int id;
+	uint64_t lost;
 };
 
 static void *bdc_work(void *arg)
 {
 	struct bdc *w = arg;
-	unsigned int i;
+	struct bdc_shared *sh = w->sh;
+	unsigned int round, i;
 
-	pthread_barrier_wait(w->go);
-	for (i = 0; i < BDC_KEYS; i++) {
-		struct ddf_hash h = bdr_key(&w->seed);
-		uint64_t before = __atomic_load_n(w->done, __ATOMIC_SEQ_CST);
-		bool found;
+	for (round = 0; round < BDC_ROUNDS; round++) {
+		uint64_t s = 1000ull * round + w->id;
 
-		ddf_filter_insert(w->f, &h, 0);
-		found = ddf_filter_lookup(w->f, &h, 0);
-		__atomic_fetch_add(w->done, 1, __ATOMIC_SEQ_CST);
-		/* at most one arrival of another thread is not counted */
-		if (!found && __atomic_load_n(w->done, __ATOMIC_SEQ_CST) -
-					      before + BDC_THREADS < BDC_W)
-			w->lost++;
+		pthread_barrier_wait(&sh->start);
+		/* spin until both are awake, so that they really overlap */
+		__atomic_fetch_add(&sh->ready, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) <
+		       BDC_THREADS * (round + 1))
+			;
+		for (i = 0; i < BDC_KEYS; i++) {
+			struct ddf_hash h = bdr_key(&s);
+			uint64_t before = __atomic_load_n(&sh->arrived,
+							  __ATOMIC_SEQ_CST);
+			uint64_t after;
+			bool found;
+
+			ddf_filter_insert(sh->f, &h, 0);
+			found = ddf_filter_lookup(sh->f, &h, 0);
+			after = __atomic_add_fetch(&sh->arrived, 1,
+						   __ATOMIC_SEQ_CST);
+			/* one arrival of the other thread may be uncounted */
+			w->lost += !found &&
+				   after - before + BDC_THREADS < BDC_W;
+		}
+		pthread_barrier_wait(&sh->done);
 	}
 	return NULL;
 }
 
 DDF_TEST(bdbf_rates_threads)
 {
-	/* 128 words, d = 1: every word decremented at every arrival */
 	struct ddf_params p = { .kind = DDF_KIND_BDBF, .window = BDC_W,
 				.m = 1024, .k = 2, .cell_bits = 8 };
-	struct ddf_filter *f = bdr_make(t, &p);
+	struct bdc_shared sh = { 0 };
 	struct bdc w[BDC_THREADS];
 	pthread_t th[BDC_THREADS];
-	pthread_barrier_t go;
-	struct ddf_stats st;
-	uint64_t lost = 0, done = 0;
-	unsigned int i;
+	unsigned int round, i, bad = 0;
+	uint64_t lost = 0;
+	const char *why;
+	uint64_t size;
+	void *mem;
 
-	DDF_ASSERT(t, f);
-	pthread_barrier_init(&go, NULL, BDC_THREADS);
+	DDF_ASSERT(t, !ddf_params_resolve(&p, &why));
+	size = ddf_filter_memsize(&p);
+	mem = ddf_test_alloc(t, size);
+	DDF_ASSERT(t, mem);
+	pthread_barrier_init(&sh.start, NULL, BDC_THREADS + 1);
+	pthread_barrier_init(&sh.done, NULL, BDC_THREADS + 1);
 	for (i = 0; i < BDC_THREADS; i++) {
-		w[i] = (struct bdc){ &go, f, &done, 500 + i, 0 };
+		w[i] = (struct bdc){ &sh, i, 0 };
 		pthread_create(&th[i], NULL, bdc_work, &w[i]);
+	}
+	for (round = 0; round < BDC_ROUNDS; round++) {
+		struct ddf_stats st;
+
+		sh.f = ddf_filter_init(mem, size, &p, 0);
+		sh.arrived = 0;
+		pthread_barrier_wait(&sh.start);
+		pthread_barrier_wait(&sh.done);
+		ddf_filter_stats(sh.f, &st);
+		bad += st.inserts != BDC_THREADS * BDC_KEYS;
 	}
 	for (i = 0; i < BDC_THREADS; i++) {
 		pthread_join(th[i], NULL);
 		lost += w[i].lost;
 	}
-	pthread_barrier_destroy(&go);
-	ddf_filter_stats(f, &st);
-	DDF_EXPECT_EQ(t, lost, 0);
-	DDF_EXPECT_EQ(t, st.inserts, BDC_THREADS * BDC_KEYS);
+	pthread_barrier_destroy(&sh.start);
+	pthread_barrier_destroy(&sh.done);
+	DDF_EXPECT_MSG(t, !lost, "%llu keys lost right after insertion",
+		       (unsigned long long)lost);
+	DDF_EXPECT_MSG(t, !bad, "%u of %u rounds miscounted arrivals", bad,
+		       BDC_ROUNDS);
 }
 
 static ddf_case_t ddf_bdbf_rates_cases[] = {
