@@ -14,7 +14,9 @@
  * Open addressing, linear probing, a power-of-two table of at least 2w
  * slots: at most w keys, so the load factor is at most 1/2 and every probe
  * ends at an empty slot. A deletion moves the rest of its run back (no
- * tombstones), so runs stay as short as the load allows.
+ * tombstones), so runs stay as short as the load allows. Every loop still
+ * stops after one lap of the table, so that a broken invariant costs
+ * wrong answers, not a CPU spinning under the busy bit.
  *
  * Not concurrent by itself: the filters hold a busy bit (ddf_dict_lock)
  * over a whole lookup or FIFO step.
@@ -76,9 +78,9 @@ static DDF_ALWAYS_INLINE uint64_t *
 ddf_dict_find(const struct ddf_dict *d, uint64_t hash, const void *ctx,
 	      ddf_dict_eq_fn eq, const void *key)
 {
-	uint64_t i = ddf_dict_home(d, hash);
+	uint64_t i = ddf_dict_home(d, hash), n;
 
-	for (;; i = (i + 1) & d->mask) {
+	for (n = 0; n <= d->mask; n++, i = (i + 1) & d->mask) {
 		uint64_t s = d->slot[i];
 
 		if (!s)
@@ -86,6 +88,7 @@ ddf_dict_find(const struct ddf_dict *d, uint64_t hash, const void *ctx,
 		if (eq(ctx, ddf_dict_pos(s), key))
 			return &d->slot[i];
 	}
+	return NULL;
 }
 
 /* D[key]++, the newest occurrence of key now at ring position pos. */
@@ -93,9 +96,9 @@ static DDF_ALWAYS_INLINE void ddf_dict_add(struct ddf_dict *d, uint64_t hash,
 					   const void *ctx, ddf_dict_eq_fn eq,
 					   const void *key, uint32_t pos)
 {
-	uint64_t i = ddf_dict_home(d, hash);
+	uint64_t i = ddf_dict_home(d, hash), n;
 
-	for (;; i = (i + 1) & d->mask) {
+	for (n = 0; n <= d->mask; n++, i = (i + 1) & d->mask) {
 		uint64_t s = d->slot[i];
 
 		if (!s) {
@@ -120,7 +123,7 @@ ddf_dict_drop(struct ddf_dict *d, uint64_t hash, const void *ctx,
 	      ddf_dict_eq_fn eq, ddf_dict_hash_fn hash_at, const void *key)
 {
 	uint64_t *s = ddf_dict_find(d, hash, ctx, eq, key);
-	uint64_t i, j;
+	uint64_t i, j, n;
 
 	if (DDF_UNLIKELY(!s))
 		return false; /* not in D: the ring and D disagree */
@@ -129,7 +132,8 @@ ddf_dict_drop(struct ddf_dict *d, uint64_t hash, const void *ctx,
 		return false;
 	}
 	i = (uint64_t)(s - d->slot);
-	for (j = (i + 1) & d->mask; d->slot[j]; j = (j + 1) & d->mask) {
+	for (j = (i + 1) & d->mask, n = 0; d->slot[j] && n < d->mask;
+	     j = (j + 1) & d->mask, n++) {
 		uint64_t home = ddf_dict_home(
 			d, hash_at(ctx, ddf_dict_pos(d->slot[j])));
 
