@@ -25,6 +25,10 @@ extern const struct ddf_filter_type ddf_rsbf_type;
 extern const struct ddf_filter_type ddf_bsbf_type;
 extern const struct ddf_filter_type ddf_bsbfsd_type;
 extern const struct ddf_filter_type ddf_rlbsbf_type;
+extern const struct ddf_filter_type ddf_exact_type;
+extern const struct ddf_filter_type ddf_shf_type;
+extern const struct ddf_filter_type ddf_cshf_type;
+extern const struct ddf_filter_type ddf_queue_type;
 
 static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
 {
@@ -35,6 +39,8 @@ static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
 		&ddf_cuckoo_type,
 		&ddf_rsbf_type, &ddf_bsbf_type, &ddf_bsbfsd_type,
 		&ddf_rlbsbf_type,
+		&ddf_exact_type, &ddf_shf_type, &ddf_cshf_type,
+		&ddf_queue_type,
 	};
 
 	return i < DDF_ARRAY_SIZE(ddf_types) ? ddf_types[i] :
@@ -113,6 +119,42 @@ static inline int ddf_params_resolve_type(const struct ddf_filter_type *t,
 }
 
 /*
+ * The queuing construction (ddf_queue.c) wraps subfilters of another kind,
+ * whose type a core file cannot look up: the registry finds it and hands
+ * it over. A queue is resolved, sized and built only through
+ * ddf_params_resolve(), ddf_filter_memsize() and ddf_filter_init().
+ */
+int ddf_queue_resolve(const struct ddf_filter_type *inner,
+		      struct ddf_params *p, const char **why);
+uint64_t ddf_queue_memsize(const struct ddf_filter_type *inner,
+			   const struct ddf_params *p);
+struct ddf_filter *ddf_queue_init(const struct ddf_filter_type *inner,
+				  void *mem, const struct ddf_params *p,
+				  uint64_t now);
+
+static inline const struct ddf_filter_type *
+ddf_queue_inner_type(const struct ddf_params *p)
+{
+	return ddf_filter_type_by_kind(p->inner_kind);
+}
+
+static inline int ddf_queue_params_resolve(struct ddf_params *p,
+					   const char **why)
+{
+	int err = ddf_params_check_common(p, why);
+
+	return err ? err : ddf_queue_resolve(ddf_queue_inner_type(p), p, why);
+}
+
+/* with room to align, as ddf_filter_memsize_type() (0: invalid) */
+static inline uint64_t ddf_queue_filter_memsize(const struct ddf_params *p)
+{
+	uint64_t sz = ddf_queue_memsize(ddf_queue_inner_type(p), p);
+
+	return sz ? sz + DDF_CACHELINE : 0;
+}
+
+/*
  * Validate params and fill every derived field. Returns 0 or a DDF_E* code
  * with *why pointing at a sentence for the user.
  */
@@ -128,6 +170,8 @@ static inline int ddf_params_resolve(struct ddf_params *p, const char **why)
 		*why = "unknown filter kind";
 		return DDF_EINVAL;
 	}
+	if (t->kind == DDF_KIND_QUEUE)
+		return ddf_queue_params_resolve(p, why);
 	return ddf_params_resolve_type(t, p, why);
 }
 
@@ -147,6 +191,8 @@ static inline uint64_t ddf_filter_memsize(const struct ddf_params *p)
 {
 	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
 
+	if (t && t->kind == DDF_KIND_QUEUE)
+		return ddf_queue_filter_memsize(p);
 	return t ? ddf_filter_memsize_type(t, p) : 0;
 }
 
@@ -159,12 +205,16 @@ static inline struct ddf_filter *ddf_filter_init(void *mem, uint64_t size,
 						 uint64_t now)
 {
 	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
-	uint64_t need = t ? ddf_filter_memsize_type(t, p) : 0;
+	uint64_t need = t ? ddf_filter_memsize(p) : 0;
 	struct ddf_filter *f;
 
 	if (!need || !mem || size < need)
 		return NULL;
-	f = t->init(ddf_align_ptr(mem, DDF_CACHELINE), p, now);
+	mem = ddf_align_ptr(mem, DDF_CACHELINE);
+	if (t->kind == DDF_KIND_QUEUE)
+		f = ddf_queue_init(ddf_queue_inner_type(p), mem, p, now);
+	else
+		f = t->init(mem, p, now);
 	if (f) {
 		f->type = t;
 		f->params = *p;
