@@ -118,6 +118,31 @@ int ddf_cuckoo_size(const struct ddf_filter_type *t,
 double ddf_cuckoo_fpr(const struct ddf_params *p);
 
 /*
+ * Window filters (ddf_size_window.c): exact, SHF, CSHF and the queuing
+ * construction of "Approaching Optimal Duplicate Detection in a Sliding
+ * Window". ddf_window_size() sizes exact, SHF and CSHF (a size request has
+ * no fields for a queue's inner kind and L).
+ */
+int ddf_window_size(const struct ddf_filter_type *t,
+		    const struct ddf_size_req *req, struct ddf_params *out,
+		    struct ddf_size_report *rep, const char **why);
+/* exact 0; SHF/CSHF 1 - (1 - 2^-h)^w; queue Theorem 5 before a rotation */
+double ddf_window_fpr(const struct ddf_params *p);
+/* 1 - (1 - 2^-h)^w: h-bit short hashes over a window of w */
+double ddf_shf_fpr_bits(uint32_t h, double w);
+/* Theorem 3: SHF or CSHF false-positive probability for M bits, window w */
+double ddf_shf_fpr_paper(uint32_t kind, double M, double w);
+/* Algorithm 1's h for M bits: floor(M/(2w) - log2(w)/2), CSHF floor(M/w) */
+uint32_t ddf_shf_bits(uint32_t kind, double M, uint64_t w);
+/* w_max: the window where Theorem 3's FP reaches 1/2 for M bits */
+double ddf_shf_wmax(uint32_t kind, double M);
+/* FP of a filter after n distinct insertions (exact, SHF, QHT); -1: none */
+double ddf_window_fp_after(const struct ddf_params *p, uint64_t n);
+/* queue: Theorem 5 with m mod c = phase, Theorem 7 (average); -1: none */
+double ddf_queue_fpr_at(const struct ddf_params *p, uint64_t phase);
+double ddf_queue_fpr_avg(const struct ddf_params *p);
+
+/*
  * Choose parameters for req: the smallest memory meeting req->fpr, or the
  * lowest false-positive rate fitting req->bytes. out is resolved on success.
  */
@@ -150,6 +175,9 @@ static inline int ddf_size(const struct ddf_size_req *req,
 		return ddf_bdbf_size(t, req, out, rep, why);
 	if (req->kind == DDF_KIND_CUCKOO)
 		return ddf_cuckoo_size(t, req, out, rep, why);
+	if (req->kind == DDF_KIND_EXACT || req->kind == DDF_KIND_SHF ||
+	    req->kind == DDF_KIND_CSHF || req->kind == DDF_KIND_QUEUE)
+		return ddf_window_size(t, req, out, rep, why);
 	err = ddf_qht_size(t, req, out, why);
 	if (!err) {
 		rep->fpr = ddf_qht_fpr(out);
@@ -176,6 +204,9 @@ static inline double ddf_fpr_analytic(const struct ddf_params *p)
 		return ddf_bdbf_fpr(p);
 	if (p->kind == DDF_KIND_CUCKOO)
 		return ddf_cuckoo_fpr(p);
+	if (p->kind == DDF_KIND_EXACT || p->kind == DDF_KIND_SHF ||
+	    p->kind == DDF_KIND_CSHF || p->kind == DDF_KIND_QUEUE)
+		return ddf_window_fpr(p);
 	return ddf_qht_fpr(p);
 }
 
