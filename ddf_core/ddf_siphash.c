@@ -2,9 +2,10 @@
 /*
  * SipHash-c-d (J.-P. Aumasson, D. J. Bernstein, "SipHash: a fast short-input
  * PRF", 2012), with the 64-bit output of the paper and the 128-bit output of
- * the reference implementation. Every packet is hashed here, so the rounds
- * count is a compile-time constant in each exported function and the body is
- * forced inline to let the compiler unroll it.
+ * the reference implementation, in one shot or streamed. Every packet is
+ * hashed here, so the rounds count is a compile-time constant in each
+ * one-shot function, and the streaming functions dispatch to copies
+ * unrolled for 1-3 and 2-4; the round code itself is shared.
  */
 #include "ddf_siphash.h"
 
@@ -13,13 +14,7 @@
 #define fallthrough __attribute__((__fallthrough__))
 #endif
 
-#define DDF_SIP_INLINE inline __attribute__((__always_inline__))
-
-struct ddf_sipstate {
-	uint64_t v0, v1, v2, v3;
-};
-
-static DDF_SIP_INLINE uint64_t ddf_sip_rotl(uint64_t x, unsigned int b)
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_rotl(uint64_t x, unsigned int b)
 {
 	return (x << b) | (x >> (64 - b));
 }
@@ -28,7 +23,7 @@ static DDF_SIP_INLINE uint64_t ddf_sip_rotl(uint64_t x, unsigned int b)
  * Byte by byte, so that neither the host's byte order nor the buffer's
  * alignment matters; compilers merge this into one load where they can.
  */
-static DDF_SIP_INLINE uint64_t ddf_sip_load_le64(const uint8_t *p)
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_load_le64(const uint8_t *p)
 {
 	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
 	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
@@ -37,7 +32,7 @@ static DDF_SIP_INLINE uint64_t ddf_sip_load_le64(const uint8_t *p)
 }
 
 /* One SipRound: the add-rotate-xor network of the paper. */
-static DDF_SIP_INLINE void ddf_sipround(struct ddf_sipstate *s)
+static DDF_ALWAYS_INLINE void ddf_sipround(struct ddf_sipstate *s)
 {
 	s->v0 += s->v1;
 	s->v1 = ddf_sip_rotl(s->v1, 13);
@@ -55,52 +50,55 @@ static DDF_SIP_INLINE void ddf_sipround(struct ddf_sipstate *s)
 	s->v2 = ddf_sip_rotl(s->v2, 32);
 }
 
-static DDF_SIP_INLINE void ddf_sip_rounds(struct ddf_sipstate *s, int n)
+static DDF_ALWAYS_INLINE void ddf_sip_rounds(struct ddf_sipstate *s, int n)
 {
 	for (int i = 0; i < n; i++)
 		ddf_sipround(s);
 }
 
-static DDF_SIP_INLINE void ddf_sip_compress(struct ddf_sipstate *s, uint64_t m,
-					    int c)
+static DDF_ALWAYS_INLINE void ddf_sip_compress(struct ddf_sipstate *s,
+					       uint64_t m, int c)
 {
 	s->v3 ^= m;
 	ddf_sip_rounds(s, c);
 	s->v0 ^= m;
 }
 
-static DDF_SIP_INLINE uint64_t ddf_sip_fold(const struct ddf_sipstate *s)
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_fold(const struct ddf_sipstate *s)
 {
 	return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
 }
 
 /*
- * SipHash-c-d of data[0..len) under key. With wide, out[0..1] receive the
- * 128-bit output; otherwise out[0] receives the 64-bit output.
+ * The pieces below are shared by the one-shot and the streaming functions;
+ * each is inlined with constant rounds where the caller knows them.
  */
-static DDF_SIP_INLINE void ddf_siphash(const struct ddf_sipkey *key,
-				       const void *data, size_t len, int c,
-				       int d, bool wide, uint64_t *out)
+static DDF_ALWAYS_INLINE void
+ddf_sip_start(struct ddf_sipstate *s, const struct ddf_sipkey *key, bool wide)
 {
-	const uint8_t *in = data;
-	const uint8_t *end = in + (len & ~(size_t)7);
-	struct ddf_sipstate s;
-	uint64_t b;
-
 	/* "somepseudorandomlygeneratedbytes", as in the paper */
-	s.v0 = key->k0 ^ 0x736f6d6570736575ull;
-	s.v1 = key->k1 ^ 0x646f72616e646f6dull;
-	s.v2 = key->k0 ^ 0x6c7967656e657261ull;
-	s.v3 = key->k1 ^ 0x7465646279746573ull;
+	s->v0 = key->k0 ^ 0x736f6d6570736575ull;
+	s->v1 = key->k1 ^ 0x646f72616e646f6dull;
+	s->v2 = key->k0 ^ 0x6c7967656e657261ull;
+	s->v3 = key->k1 ^ 0x7465646279746573ull;
 	if (wide)
-		s.v1 ^= 0xee;
+		s->v1 ^= 0xee;
+}
 
-	for (; in != end; in += 8)
-		ddf_sip_compress(&s, ddf_sip_load_le64(in), c);
+/* Compress n whole 8-byte words from in. */
+static DDF_ALWAYS_INLINE void ddf_sip_words(struct ddf_sipstate *s,
+					    const uint8_t *in, size_t n, int c)
+{
+	for (; n; n--, in += 8)
+		ddf_sip_compress(s, ddf_sip_load_le64(in), c);
+}
 
-	/* last word: the 0..7 remaining bytes, with len mod 256 on top */
-	b = (uint64_t)len << 56;
-	switch (len & 7) {
+/* The 0..7 bytes of a partial word, little-endian. */
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_partial(const uint8_t *in, size_t n)
+{
+	uint64_t b = 0;
+
+	switch (n) {
 	case 7:
 		b |= (uint64_t)in[6] << 48;
 		fallthrough;
@@ -122,21 +120,47 @@ static DDF_SIP_INLINE void ddf_siphash(const struct ddf_sipkey *key,
 	case 1:
 		b |= (uint64_t)in[0];
 		break;
-	case 0:
+	default:
 		break;
 	}
-	ddf_sip_compress(&s, b, c);
+	return b;
+}
 
-	s.v2 ^= wide ? 0xee : 0xff;
-	ddf_sip_rounds(&s, d);
-	out[0] = ddf_sip_fold(&s);
+/*
+ * The last word (the partial bytes with len mod 256 on top), then the
+ * finalisation. With wide, out[0..1] receive the 128-bit output;
+ * otherwise out[0] receives the 64-bit output.
+ */
+static DDF_ALWAYS_INLINE void ddf_sip_finish(struct ddf_sipstate *s,
+					     uint64_t partial, uint64_t len,
+					     int c, int d, bool wide,
+					     uint64_t *out)
+{
+	ddf_sip_compress(s, partial | len << 56, c);
+	s->v2 ^= wide ? 0xee : 0xff;
+	ddf_sip_rounds(s, d);
+	out[0] = ddf_sip_fold(s);
 	if (!wide)
 		return;
 
 	/* the second half comes from d more rounds on a perturbed state */
-	s.v1 ^= 0xdd;
-	ddf_sip_rounds(&s, d);
-	out[1] = ddf_sip_fold(&s);
+	s->v1 ^= 0xdd;
+	ddf_sip_rounds(s, d);
+	out[1] = ddf_sip_fold(s);
+}
+
+/* SipHash-c-d of data[0..len) under key, in one shot. */
+static DDF_ALWAYS_INLINE void ddf_siphash(const struct ddf_sipkey *key,
+					  const void *data, size_t len, int c,
+					  int d, bool wide, uint64_t *out)
+{
+	const uint8_t *in = data;
+	struct ddf_sipstate s;
+
+	ddf_sip_start(&s, key, wide);
+	ddf_sip_words(&s, in, len / 8, c);
+	ddf_sip_finish(&s, ddf_sip_partial(in + (len & ~(size_t)7), len & 7),
+		       len, c, d, wide, out);
 }
 
 void ddf_sipkey_from_bytes(struct ddf_sipkey *key, const uint8_t bytes[16])
@@ -173,4 +197,83 @@ void ddf_siphash13_128(const struct ddf_sipkey *key, const void *data,
 		       size_t len, uint64_t out[2])
 {
 	ddf_siphash(key, data, len, 1, 3, true, out);
+}
+
+/* ---- streaming ---- */
+
+void ddf_sip_init(struct ddf_sipstate *s, const struct ddf_sipkey *key,
+		  unsigned int c, unsigned int d, bool out128)
+{
+	DDF_BUG_ON(c < 1 || c > 255 || d < 1 || d > 255);
+	ddf_sip_start(s, key, out128);
+	s->tail = 0;
+	s->len = 0;
+	s->c = (uint8_t)c;
+	s->d = (uint8_t)d;
+	s->wide = out128;
+	s->reserved = 0;
+}
+
+/* The round counts of the two hashes in use run unrolled. */
+static void ddf_sip_words_rt(struct ddf_sipstate *s, const uint8_t *in,
+			     size_t n)
+{
+	switch (s->c) {
+	case 1:
+		ddf_sip_words(s, in, n, 1);
+		break;
+	case 2:
+		ddf_sip_words(s, in, n, 2);
+		break;
+	default:
+		ddf_sip_words(s, in, n, s->c);
+		break;
+	}
+}
+
+void ddf_sip_update(struct ddf_sipstate *s, const void *data, size_t len)
+{
+	const uint8_t *in = data;
+	unsigned int have = s->len & 7; /* bytes pending in tail */
+
+	s->len += (uint32_t)len;
+	if (have) {
+		/* top up the pending word first */
+		while (have < 8 && len) {
+			s->tail |= (uint64_t)*in++ << (8 * have++);
+			len--;
+		}
+		if (have < 8)
+			return;
+		ddf_sip_compress(s, s->tail, s->c);
+	}
+	ddf_sip_words_rt(s, in, len / 8);
+	s->tail = ddf_sip_partial(in + (len & ~(size_t)7), len & 7);
+}
+
+static void ddf_sip_final_rt(struct ddf_sipstate *s, uint64_t *out)
+{
+	uint64_t len = s->len & 0xff;
+
+	if (s->c == 1 && s->d == 3)
+		ddf_sip_finish(s, s->tail, len, 1, 3, s->wide, out);
+	else if (s->c == 2 && s->d == 4)
+		ddf_sip_finish(s, s->tail, len, 2, 4, s->wide, out);
+	else
+		ddf_sip_finish(s, s->tail, len, s->c, s->d, s->wide, out);
+}
+
+uint64_t ddf_sip_final64(struct ddf_sipstate *s)
+{
+	uint64_t h[2];
+
+	DDF_BUG_ON(s->wide);
+	ddf_sip_final_rt(s, h);
+	return h[0];
+}
+
+void ddf_sip_final128(struct ddf_sipstate *s, uint64_t out[2])
+{
+	DDF_BUG_ON(!s->wide);
+	ddf_sip_final_rt(s, out);
 }

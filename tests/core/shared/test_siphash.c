@@ -591,6 +591,212 @@ DDF_TEST(ddf_siphash_unaligned)
 	}
 }
 
+/*
+ * The published output of variant v (0: 2-4-64, 1: 1-3-64, 2: 2-4-128,
+ * 3: 1-3-128) for the message of len bytes, as out[0..1].
+ */
+static void ddf_sip_test_expected(int v, int len, uint64_t out[2])
+{
+	switch (v) {
+	case 0:
+		out[0] = ddf_sip_test_le64(ddf_sip24_64_vec[len]);
+		out[1] = 0;
+		break;
+	case 1:
+		out[0] = ddf_sip_test_le64(ddf_sip13_64_vec[len]);
+		out[1] = 0;
+		break;
+	case 2:
+		out[0] = ddf_sip_test_le64(ddf_sip24_128_vec[len]);
+		out[1] = ddf_sip_test_le64(ddf_sip24_128_vec[len] + 8);
+		break;
+	default:
+		out[0] = ddf_sip_test_le64(ddf_sip13_128_vec[len]);
+		out[1] = ddf_sip_test_le64(ddf_sip13_128_vec[len] + 8);
+		break;
+	}
+}
+
+static const char *const ddf_sip_test_names[4] = { "2-4-64", "1-3-64",
+						   "2-4-128", "1-3-128" };
+
+static void ddf_sip_test_start(struct ddf_sipstate *s,
+			       const struct ddf_sipkey *key, int v)
+{
+	bool c2 = v == 0 || v == 2;
+
+	ddf_sip_init(s, key, c2 ? 2 : 1, c2 ? 4 : 3, v >= 2);
+}
+
+static void ddf_sip_test_end(struct ddf_sipstate *s, int v, uint64_t out[2])
+{
+	if (v >= 2) {
+		ddf_sip_final128(s, out);
+	} else {
+		out[0] = ddf_sip_final64(s);
+		out[1] = 0;
+	}
+}
+
+/*
+ * Every published vector, the message cut in two at every point (including
+ * the empty first and last pieces): the stream gives the published output.
+ */
+DDF_TEST(ddf_siphash_stream_splits)
+{
+	struct ddf_sipkey key;
+	uint8_t msg[DDF_SIP_NVEC];
+	int bad = 0;
+
+	ddf_sip_test_setup(&key, msg);
+	for (int v = 0; v < 4; v++) {
+		for (int len = 0; len < DDF_SIP_NVEC; len++) {
+			uint64_t exp[2], got[2];
+
+			ddf_sip_test_expected(v, len, exp);
+			for (int cut = 0; cut <= len; cut++) {
+				struct ddf_sipstate s;
+
+				ddf_sip_test_start(&s, &key, v);
+				ddf_sip_update(&s, msg, cut);
+				ddf_sip_update(&s, msg + cut, len - cut);
+				ddf_sip_test_end(&s, v, got);
+				if (got[0] == exp[0] && got[1] == exp[1])
+					continue;
+				bad++;
+				DDF_EXPECT_MSG(
+					t, false,
+					"SipHash-%s len %d cut %d: %016llx %016llx, expected %016llx %016llx",
+					ddf_sip_test_names[v], len, cut,
+					(unsigned long long)got[0],
+					(unsigned long long)got[1],
+					(unsigned long long)exp[0],
+					(unsigned long long)exp[1]);
+			}
+		}
+	}
+	DDF_EXPECT_EQ(t, bad, 0);
+}
+
+/* Byte by byte, and in pieces of 3 after a 5-byte start (tail top-ups). */
+DDF_TEST(ddf_siphash_stream_bytes)
+{
+	struct ddf_sipkey key;
+	uint8_t msg[DDF_SIP_NVEC];
+
+	ddf_sip_test_setup(&key, msg);
+	for (int v = 0; v < 4; v++) {
+		for (int len = 0; len < DDF_SIP_NVEC; len++) {
+			struct ddf_sipstate s;
+			uint64_t exp[2], got[2];
+			int i;
+
+			ddf_sip_test_expected(v, len, exp);
+			ddf_sip_test_start(&s, &key, v);
+			for (i = 0; i < len; i++)
+				ddf_sip_update(&s, msg + i, 1);
+			ddf_sip_test_end(&s, v, got);
+			DDF_EXPECT_MSG(t, got[0] == exp[0] && got[1] == exp[1],
+				       "SipHash-%s len %d byte by byte",
+				       ddf_sip_test_names[v], len);
+
+			ddf_sip_test_start(&s, &key, v);
+			ddf_sip_update(&s, msg, len < 5 ? len : 5);
+			for (i = 5; i < len; i += 3)
+				ddf_sip_update(&s, msg + i,
+					       len - i < 3 ? len - i : 3);
+			ddf_sip_test_end(&s, v, got);
+			DDF_EXPECT_MSG(t, got[0] == exp[0] && got[1] == exp[1],
+				       "SipHash-%s len %d in 5+3+3...",
+				       ddf_sip_test_names[v], len);
+		}
+	}
+}
+
+/*
+ * Round counts other than 1-3 and 2-4 take the generic path: split
+ * invariant there too, and different from the unrolled variants. A copied
+ * state forks the hash after a common prefix.
+ */
+DDF_TEST(ddf_siphash_stream_other_rounds)
+{
+	struct ddf_sipkey key;
+	uint8_t msg[DDF_SIP_NVEC];
+	struct ddf_sipstate s, fork;
+	uint64_t whole[2], got[2], h13[2];
+
+	ddf_sip_test_setup(&key, msg);
+	ddf_sip_init(&s, &key, 3, 5, true);
+	ddf_sip_update(&s, msg, DDF_SIP_NVEC);
+	ddf_sip_final128(&s, whole);
+	for (int cut = 0; cut <= DDF_SIP_NVEC; cut++) {
+		ddf_sip_init(&s, &key, 3, 5, true);
+		ddf_sip_update(&s, msg, cut);
+		ddf_sip_update(&s, msg + cut, DDF_SIP_NVEC - cut);
+		ddf_sip_final128(&s, got);
+		DDF_EXPECT_MSG(t, got[0] == whole[0] && got[1] == whole[1],
+			       "SipHash-3-5 cut %d", cut);
+	}
+	ddf_siphash13_128(&key, msg, DDF_SIP_NVEC, h13);
+	DDF_EXPECT(t, whole[0] != h13[0]);
+
+	/* fork after 13 bytes: the copy finishes like a fresh stream */
+	ddf_sip_init(&s, &key, 1, 3, true);
+	ddf_sip_update(&s, msg, 13);
+	fork = s;
+	ddf_sip_update(&fork, msg + 13, DDF_SIP_NVEC - 13);
+	ddf_sip_final128(&fork, got);
+	DDF_EXPECT(t, got[0] == h13[0] && got[1] == h13[1]);
+	ddf_sip_final128(&s, got);
+	ddf_siphash13_128(&key, msg, 13, h13);
+	DDF_EXPECT(t, got[0] == h13[0] && got[1] == h13[1]);
+}
+
+/*
+ * Long messages (past the 256-byte wrap of the length byte) cut at odd
+ * places against the one-shot functions.
+ */
+DDF_TEST(ddf_siphash_stream_long)
+{
+	static const int lens[] = { 255, 256, 257, 1500, 4099 };
+	struct ddf_sipkey key;
+	uint8_t msg[DDF_SIP_NVEC];
+	uint8_t *big = ddf_test_alloc(t, 4099);
+	uint64_t seed = 7;
+
+	DDF_ASSERT(t, big);
+	ddf_sip_test_setup(&key, msg);
+	for (int i = 0; i < 4099; i++)
+		big[i] = (uint8_t)ddf_test_rand(&seed);
+	for (unsigned int li = 0; li < DDF_ARRAY_SIZE(lens); li++) {
+		int len = lens[li];
+		uint64_t exp[2], got[2];
+		struct ddf_sipstate s;
+		int off = 0;
+
+		ddf_siphash24_128(&key, big, len, exp);
+		ddf_sip_init(&s, &key, 2, 4, true);
+		while (off < len) {
+			int n = (int)(ddf_test_rand(&seed) % 100);
+
+			if (n > len - off)
+				n = len - off;
+			ddf_sip_update(&s, big + off, n);
+			off += n;
+		}
+		ddf_sip_final128(&s, got);
+		DDF_EXPECT_MSG(t, got[0] == exp[0] && got[1] == exp[1],
+			       "SipHash-2-4-128 len %d in random pieces", len);
+		ddf_sip_init(&s, &key, 1, 3, false);
+		ddf_sip_update(&s, big, len / 3);
+		ddf_sip_update(&s, big + len / 3, len - len / 3);
+		DDF_EXPECT_MSG(t,
+			       ddf_sip_final64(&s) ==
+				       ddf_siphash13_64(&key, big, len),
+			       "SipHash-1-3-64 len %d in thirds", len);
+	}
+}
+
 /* ddf_test.h names no type for a case table: take each side's own. */
 
 static ddf_case_t ddf_siphash_cases[] = {
@@ -600,6 +806,10 @@ static ddf_case_t ddf_siphash_cases[] = {
 	DDF_CASE(ddf_siphash_13_64_vectors),
 	DDF_CASE(ddf_siphash_13_128_vectors),
 	DDF_CASE(ddf_siphash_unaligned),
+	DDF_CASE(ddf_siphash_stream_splits),
+	DDF_CASE(ddf_siphash_stream_bytes),
+	DDF_CASE(ddf_siphash_stream_other_rounds),
+	DDF_CASE(ddf_siphash_stream_long),
 	DDF_CASES_END
 };
 
