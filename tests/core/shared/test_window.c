@@ -233,19 +233,25 @@ DDF_TEST(exact_duplicates_enter_window)
 	}
 }
 
-/* Time mode: within window_ns (inclusive) and among the last w. */
-DDF_TEST(exact_time_window)
+/*
+ * Time mode: within window_ns (inclusive) and among the last w; the same
+ * for SHF with 64-bit short hashes (distinct h2 here).
+ */
+static void win_time_window(ddf_test_t *t, uint32_t kind)
 {
-	struct ddf_params p = { .kind = DDF_KIND_EXACT,
+	struct ddf_params p = { .kind = kind,
 				.flags = DDF_PF_TIME,
 				.window = 4,
-				.window_ns = 100000 };
+				.window_ns = 100000,
+				.fp_bits = kind == DDF_KIND_SHF ? 64 : 0 };
 	struct ddf_filter *f = win_make_p(t, p).f;
 	struct ddf_hash a = { 1, 1 }, b = { 2, 2 };
 	struct ddf_stats st;
 	uint64_t i;
 
-	DDF_ASSERT(t, f);
+	DDF_EXPECT(t, f);
+	if (!f)
+		return;
 	DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &a, 1000));
 	DDF_EXPECT(t, ddf_filter_lookup(f, &a, 101000)); /* exactly 100us */
 	DDF_EXPECT(t, !ddf_filter_lookup(f, &a, 101001));
@@ -263,6 +269,12 @@ DDF_TEST(exact_time_window)
 	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.window_ns, 100000);
 	DDF_EXPECT_EQ(t, st.window, 0);
+}
+
+DDF_TEST(window_time_mode)
+{
+	win_time_window(t, DDF_KIND_EXACT);
+	win_time_window(t, DDF_KIND_SHF);
 }
 
 /*
@@ -295,8 +307,10 @@ DDF_TEST(shf_no_false_negatives)
 			       (unsigned long long)fn);
 		DDF_EXPECT_MSG(t, !differ, "h=%u: %llu answers differ",
 			       hs[i], (unsigned long long)differ);
-		/* 16 values for 300 keys: mostly "seen"; the stream has keys
-		 * equal in h2 only, so even h = 64 meets some */
+		/*
+		 * 16 values for 300 keys: mostly "seen"; the stream has keys
+		 * equal in h2 only, so even h = 64 meets some
+		 */
 		DDF_EXPECT(t, fp > 0);
 	}
 }
@@ -420,6 +434,31 @@ DDF_TEST(queue_rotation_drops_oldest)
 		DDF_EXPECT_MSG(t, ddf_filter_lookup(f, &h, 0) == want,
 			       "key %llu after the second rotation",
 			       (unsigned long long)k);
+	}
+}
+
+/* L = 1: each rotation empties the queue. */
+DDF_TEST(queue_single_subfilter)
+{
+	struct ddf_params none = { 0 };
+	struct ddf_filter *f = win_queue(t, DDF_KIND_EXACT, 4, 1, none);
+	struct ddf_hash h;
+	uint64_t k;
+
+	DDF_ASSERT(t, f);
+	for (k = 1; k <= 4; k++) {
+		h = (struct ddf_hash){ k, k };
+		ddf_filter_insert(f, &h, 0);
+	}
+	for (k = 1; k <= 4; k++) {
+		h = (struct ddf_hash){ k, k };
+		DDF_EXPECT(t, ddf_filter_lookup(f, &h, 0));
+	}
+	h = (struct ddf_hash){ 1, 1 };
+	DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0)); /* rotates */
+	for (k = 1; k <= 4; k++) {
+		h = (struct ddf_hash){ k, k };
+		DDF_EXPECT(t, ddf_filter_lookup(f, &h, 0) == (k == 1));
 	}
 }
 
@@ -715,11 +754,12 @@ static ddf_case_t ddf_window_cases[] = {
 	DDF_CASE(window_types_registered),
 	DDF_CASE(exact_matches_reference),
 	DDF_CASE(exact_duplicates_enter_window),
-	DDF_CASE(exact_time_window),
+	DDF_CASE(window_time_mode),
 	DDF_CASE(shf_no_false_negatives),
 	DDF_CASE(shf_short_hash_bits),
 	DDF_CASE(cshf_equals_shf),
 	DDF_CASE(queue_rotation_drops_oldest),
+	DDF_CASE(queue_single_subfilter),
 	DDF_CASE(queue_over_kinds),
 	DDF_CASE(queue_resolve),
 	DDF_CASE(window_lookup_does_not_modify),
