@@ -43,12 +43,200 @@ struct ddf_sipstate {
 	uint8_t reserved;
 };
 
-void ddf_sip_init(struct ddf_sipstate *s, const struct ddf_sipkey *key,
-		  unsigned int c, unsigned int d, bool out128);
-void ddf_sip_update(struct ddf_sipstate *s, const void *data, size_t len);
+/*
+ * The round code, shared by the one-shot functions (ddf_siphash.c) and the
+ * stream; each piece is inlined with constant rounds where the caller
+ * knows them.
+ */
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_rotl(uint64_t x, unsigned int b)
+{
+	return (x << b) | (x >> (64 - b));
+}
+
+/*
+ * Byte by byte, so that neither the host's byte order nor the buffer's
+ * alignment matters; compilers merge this into one load where they can.
+ */
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_load_le64(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+}
+
+/* One SipRound: the add-rotate-xor network of the paper. */
+static DDF_ALWAYS_INLINE void ddf_sipround(struct ddf_sipstate *s)
+{
+	s->v0 += s->v1;
+	s->v1 = ddf_sip_rotl(s->v1, 13);
+	s->v1 ^= s->v0;
+	s->v0 = ddf_sip_rotl(s->v0, 32);
+	s->v2 += s->v3;
+	s->v3 = ddf_sip_rotl(s->v3, 16);
+	s->v3 ^= s->v2;
+	s->v0 += s->v3;
+	s->v3 = ddf_sip_rotl(s->v3, 21);
+	s->v3 ^= s->v0;
+	s->v2 += s->v1;
+	s->v1 = ddf_sip_rotl(s->v1, 17);
+	s->v1 ^= s->v2;
+	s->v2 = ddf_sip_rotl(s->v2, 32);
+}
+
+static DDF_ALWAYS_INLINE void ddf_sip_rounds(struct ddf_sipstate *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		ddf_sipround(s);
+}
+
+static DDF_ALWAYS_INLINE void ddf_sip_compress(struct ddf_sipstate *s,
+					       uint64_t m, int c)
+{
+	s->v3 ^= m;
+	ddf_sip_rounds(s, c);
+	s->v0 ^= m;
+}
+
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_fold(const struct ddf_sipstate *s)
+{
+	return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+
+static DDF_ALWAYS_INLINE void
+ddf_sip_start(struct ddf_sipstate *s, const struct ddf_sipkey *key, bool wide)
+{
+	/* "somepseudorandomlygeneratedbytes", as in the paper */
+	s->v0 = key->k0 ^ 0x736f6d6570736575ull;
+	s->v1 = key->k1 ^ 0x646f72616e646f6dull;
+	s->v2 = key->k0 ^ 0x6c7967656e657261ull;
+	s->v3 = key->k1 ^ 0x7465646279746573ull;
+	if (wide)
+		s->v1 ^= 0xee;
+}
+
+/* Compress n whole 8-byte words from in. */
+static DDF_ALWAYS_INLINE void ddf_sip_words(struct ddf_sipstate *s,
+					    const uint8_t *in, size_t n, int c)
+{
+	for (; n; n--, in += 8)
+		ddf_sip_compress(s, ddf_sip_load_le64(in), c);
+}
+
+/* The 0..7 bytes of a partial word, little-endian. */
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_partial(const uint8_t *in, size_t n)
+{
+	uint64_t b = 0;
+
+	while (n--)
+		b = b << 8 | in[n];
+	return b;
+}
+
+/*
+ * The last word (the partial bytes with len mod 256 on top), then the
+ * finalisation. With wide, out[0..1] receive the 128-bit output;
+ * otherwise out[0] receives the 64-bit output.
+ */
+static DDF_ALWAYS_INLINE void ddf_sip_finish(struct ddf_sipstate *s,
+					     uint64_t partial, uint64_t len,
+					     int c, int d, bool wide,
+					     uint64_t *out)
+{
+	ddf_sip_compress(s, partial | len << 56, c);
+	s->v2 ^= wide ? 0xee : 0xff;
+	ddf_sip_rounds(s, d);
+	out[0] = ddf_sip_fold(s);
+	if (!wide)
+		return;
+
+	/* the second half comes from d more rounds on a perturbed state */
+	s->v1 ^= 0xdd;
+	ddf_sip_rounds(s, d);
+	out[1] = ddf_sip_fold(s);
+}
+
+/* ---- streaming ---- */
+
+static inline void ddf_sip_init(struct ddf_sipstate *s,
+				const struct ddf_sipkey *key, unsigned int c,
+				unsigned int d, bool out128)
+{
+	DDF_BUG_ON(c < 1 || c > 255 || d < 1 || d > 255);
+	ddf_sip_start(s, key, out128);
+	s->tail = 0;
+	s->len = 0;
+	s->c = (uint8_t)c;
+	s->d = (uint8_t)d;
+	s->wide = out128;
+	s->reserved = 0;
+}
+
+/* The round counts of the two hashes in use run unrolled. */
+static inline void ddf_sip_words_rt(struct ddf_sipstate *s, const uint8_t *in,
+				    size_t n)
+{
+	switch (s->c) {
+	case 1:
+		ddf_sip_words(s, in, n, 1);
+		break;
+	case 2:
+		ddf_sip_words(s, in, n, 2);
+		break;
+	default:
+		ddf_sip_words(s, in, n, s->c);
+		break;
+	}
+}
+
+static inline void ddf_sip_update(struct ddf_sipstate *s, const void *data,
+				  size_t len)
+{
+	const uint8_t *in = data;
+	unsigned int have = s->len & 7; /* bytes pending in tail */
+
+	s->len += (uint32_t)len;
+	if (have) {
+		/* top up the pending word first */
+		while (have < 8 && len) {
+			s->tail |= (uint64_t)*in++ << (8 * have++);
+			len--;
+		}
+		if (have < 8)
+			return;
+		ddf_sip_compress(s, s->tail, s->c);
+	}
+	ddf_sip_words_rt(s, in, len / 8);
+	s->tail = ddf_sip_partial(in + (len & ~(size_t)7), len & 7);
+}
+
+static inline void ddf_sip_final_rt(struct ddf_sipstate *s, uint64_t *out)
+{
+	uint64_t len = s->len & 0xff;
+
+	if (s->c == 1 && s->d == 3)
+		ddf_sip_finish(s, s->tail, len, 1, 3, s->wide, out);
+	else if (s->c == 2 && s->d == 4)
+		ddf_sip_finish(s, s->tail, len, 2, 4, s->wide, out);
+	else
+		ddf_sip_finish(s, s->tail, len, s->c, s->d, s->wide, out);
+}
+
 /* For a state begun with out128 false. */
-uint64_t ddf_sip_final64(struct ddf_sipstate *s);
+static inline uint64_t ddf_sip_final64(struct ddf_sipstate *s)
+{
+	uint64_t h[2];
+
+	DDF_BUG_ON(s->wide);
+	ddf_sip_final_rt(s, h);
+	return h[0];
+}
+
 /* For a state begun with out128 true; out as in ddf_siphash*_128. */
-void ddf_sip_final128(struct ddf_sipstate *s, uint64_t out[2]);
+static inline void ddf_sip_final128(struct ddf_sipstate *s, uint64_t out[2])
+{
+	DDF_BUG_ON(!s->wide);
+	ddf_sip_final_rt(s, out);
+}
 
 #endif /* DDF_SIPHASH_H */
