@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Packet keys (see ddf_key.h for the rules and the byte strings): parse
+ * the IP and L4 headers through the caller's reader, then stream the key
+ * into SipHash through one small buffer. This runs in the kernel's packet
+ * path: no allocation, a few hundred bytes of stack, and every read is
+ * checked against the packet's length before the reader sees it.
+ */
+#include "ddf_key.h"
+
+#define DDF_IPPROTO_HOPOPTS 0
+#define DDF_IPPROTO_ICMP 1
+#define DDF_IPPROTO_TCP 6
+#define DDF_IPPROTO_UDP 17
+#define DDF_IPPROTO_ROUTING 43
+#define DDF_IPPROTO_FRAGMENT 44
+#define DDF_IPPROTO_AH 51
+#define DDF_IPPROTO_ICMPV6 58
+#define DDF_IPPROTO_DSTOPTS 60
+#define DDF_IPPROTO_SCTP 132
+#define DDF_IPPROTO_UDPLITE 136
+
+int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
+{
+	const char *w = NULL;
+	int err = DDF_EINVAL;
+	uint32_t fields = spec->fields, ignore = spec->ignore;
+	uint32_t v4hdr = DDF_KI_TTL | DDF_KI_DSCP | DDF_KI_ECN | DDF_KI_IPID;
+
+	if (spec->reserved)
+		w = "reserved bits of the key spec must be zero";
+	else if (spec->family != 0 && spec->family != 4 && spec->family != 6)
+		w = "family must be 4, 6 or 0 (both)";
+	else if (spec->form >= __DDF_KEY_FORM_MAX)
+		w = "key form must be packet or fields";
+	else if (fields & ~__DDF_KF_ALL)
+		w = "unknown key field bits";
+	else if (ignore & ~__DDF_KI_ALL)
+		w = "unknown ignore bits";
+	else if (spec->max_bytes < 1 || spec->max_bytes > DDF_KEY_MAX_BYTES_MAX)
+		err = DDF_ERANGE, w = "max bytes must be 1..65535";
+	else if (spec->form == DDF_KEY_PACKET && fields)
+		w = "a field list needs the field form; key packet hashes the whole packet";
+	else if (spec->form == DDF_KEY_PACKET &&
+		 (spec->payload_off || spec->payload_len))
+		w = "payload OFFSET:LENGTH belongs to a field list";
+	else if (spec->form == DDF_KEY_PACKET && spec->family != 6 &&
+		 (ignore & v4hdr) && !(ignore & DDF_KI_IPV4CSUM))
+		w = "ignoring an IPv4 header field needs ignore ipv4csum too: the header checksum changes with it";
+	else if (spec->form == DDF_KEY_FIELDS && !fields)
+		w = "a field list needs at least one field";
+	else if (spec->form == DDF_KEY_FIELDS && (ignore & ~DDF_KI_DEFAULT))
+		w = "ignore masks bytes of key packet; leave the field out of the list instead";
+	else if (!(fields & DDF_KF_PAYLOAD) &&
+		 (spec->payload_off || spec->payload_len))
+		w = "payload OFFSET:LENGTH given without the payload field";
+	else if ((fields & DDF_KF_PAYLOAD) && !spec->payload_len)
+		err = DDF_ERANGE, w = "payload LENGTH must be at least 1";
+	else if ((uint32_t)spec->payload_off + spec->payload_len >
+		 DDF_KEY_PAYLOAD_MAX)
+		err = DDF_ERANGE,
+		w = "payload OFFSET + LENGTH must be at most 4096 bytes";
+	if (!w)
+		return 0;
+	if (why)
+		*why = w;
+	return err;
+}
+
+static inline uint16_t ddf_key_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t ddf_key_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void ddf_key_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * Everything one packet's key needs, in one place so that the phases
+ * inlined into ddf_key_hash() share their stack.
+ */
+struct ddf_key_pkt {
+	ddf_key_read_t read;
+	void *ctx;
+	uint32_t len; /* min(l3len, IP length) once known, else l3len */
+	bool failed; /* the reader failed inside the packet */
+	struct ddf_key_info ki;
+	struct ddf_sipstate st;
+	uint8_t buf[DDF_KEY_READ_MAX]; /* scratch for reads and key bytes */
+};
+
+/* [off, off + n) if it lies inside the packet, else NULL. */
+static const uint8_t *ddf_key_get(struct ddf_key_pkt *p, uint32_t off,
+				  uint32_t n)
+{
+	const uint8_t *d;
+
+	if (off > p->len || n > p->len - off || n > DDF_KEY_READ_MAX)
+		return NULL;
+	d = p->read(p->ctx, off, n, p->buf);
+	if (!d)
+		p->failed = true; /* a broken reader, not a short packet */
+	return d;
+}
+
+static bool ddf_key_has(const struct ddf_key_pkt *p, uint32_t off, uint32_t n)
+{
+	return off <= p->len && n <= p->len - off;
+}
+
+/*
+ * Walk the extension headers from off with next header nh (IPv6: all of
+ * them; IPv4: AH only). Sets proto, l4off and the fragment state in ki.
+ */
+static void ddf_key_walk(struct ddf_key_pkt *p, uint32_t off, uint8_t nh,
+			 bool v6)
+{
+	struct ddf_key_info *ki = &p->ki;
+	const uint8_t *h;
+	uint32_t hlen;
+
+	for (;;) {
+		bool frag = false;
+
+		switch (nh) {
+		case DDF_IPPROTO_HOPOPTS:
+		case DDF_IPPROTO_ROUTING:
+		case DDF_IPPROTO_DSTOPTS:
+			if (!v6)
+				goto l4;
+			break;
+		case DDF_IPPROTO_FRAGMENT:
+			if (!v6)
+				goto l4;
+			frag = true;
+			break;
+		case DDF_IPPROTO_AH:
+			break;
+		default:
+			goto l4;
+		}
+		ki->proto = nh; /* where the walk stops, if it does */
+		if (ki->exthdrs >= DDF_KEY_MAX_EXTHDRS) {
+			ki->flags |= DDF_KEY_F_EXTLIMIT;
+			return;
+		}
+		h = ddf_key_get(p, off, 8);
+		if (!h) {
+			ki->flags |= DDF_KEY_F_TRUNCATED;
+			return;
+		}
+		ki->exthdrs++;
+		if (frag) {
+			uint16_t fo = ddf_key_be16(h + 2);
+
+			ki->flags |= DDF_KEY_F_FRAGHDR;
+			ki->frag_id = ddf_key_be32(h + 4);
+			ki->frag_off = fo >> 3;
+			if (fo & 0xfff9)
+				ki->flags |= DDF_KEY_F_FRAG;
+			if (fo & 1)
+				ki->flags |= DDF_KEY_F_MF;
+			if (fo >> 3) {
+				/* data behind it is the middle of a datagram */
+				ki->flags |= DDF_KEY_F_LATER;
+				nh = h[0];
+				off += 8;
+				goto l4;
+			}
+			hlen = 8;
+		} else if (nh == DDF_IPPROTO_AH) {
+			hlen = ((uint32_t)h[1] + 2) * 4;
+		} else {
+			hlen = ((uint32_t)h[1] + 1) * 8;
+		}
+		if (!ddf_key_has(p, off, hlen)) {
+			ki->flags |= DDF_KEY_F_TRUNCATED;
+			return;
+		}
+		nh = h[0];
+		off += hlen;
+	}
+l4:
+	ki->flags |= DDF_KEY_F_L4;
+	ki->proto = nh;
+	ki->l4off = off;
+}
+
+static bool ddf_key_icmp_has_id(bool v6, uint8_t type)
+{
+	if (v6)
+		return type == 128 || type == 129; /* echo request, reply */
+	/* echo reply, echo, timestamp, information, address mask */
+	return type == 0 || type == 8 || (type >= 13 && type <= 18);
+}
+
+/* L4 header length of the protocols the key knows, else 0. */
+static uint32_t ddf_key_l4_fixed(const struct ddf_key_info *ki)
+{
+	switch (ki->proto) {
+	case DDF_IPPROTO_TCP:
+		return 20;
+	case DDF_IPPROTO_UDP:
+	case DDF_IPPROTO_UDPLITE:
+		return 8;
+	case DDF_IPPROTO_SCTP:
+		return 12;
+	case DDF_IPPROTO_ICMP:
+		return ki->family == 4 ? 8 : 0;
+	case DDF_IPPROTO_ICMPV6:
+		return ki->family == 6 ? 8 : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Find where the L4 payload starts (DDF_KEY_F_L4HDR, DDF_KEY_F_PAYLOAD). */
+static void ddf_key_l4(struct ddf_key_pkt *p)
+{
+	struct ddf_key_info *ki = &p->ki;
+	uint32_t hlen = ddf_key_l4_fixed(ki);
+	const uint8_t *h;
+
+	if (!(ki->flags & DDF_KEY_F_L4) || (ki->flags & DDF_KEY_F_LATER))
+		return;
+	if (!hlen) {
+		/* unknown to us: its payload is all behind the IP headers */
+		ki->flags |= DDF_KEY_F_PAYLOAD;
+		ki->payoff = ki->l4off;
+		return;
+	}
+	if (!ddf_key_has(p, ki->l4off, hlen)) {
+		ki->flags |= DDF_KEY_F_TRUNCATED;
+		return;
+	}
+	if (ki->proto == DDF_IPPROTO_TCP) {
+		h = ddf_key_get(p, ki->l4off + 12, 1);
+		if (!h)
+			return;
+		hlen = (uint32_t)(h[0] >> 4) * 4;
+		if (hlen < 20) {
+			ki->flags |= DDF_KEY_F_BADHDR;
+			return;
+		}
+		if (!ddf_key_has(p, ki->l4off, hlen)) {
+			ki->flags |= DDF_KEY_F_TRUNCATED;
+			return;
+		}
+	}
+	ki->flags |= DDF_KEY_F_L4HDR | DDF_KEY_F_PAYLOAD;
+	ki->payoff = ki->l4off + hlen;
+}
+
+/* Parse the IP header and what follows; a DDF_KEY_* result. */
+static int ddf_key_parse(struct ddf_key_pkt *p, uint32_t l3len, uint8_t family)
+{
+	struct ddf_key_info *ki = &p->ki;
+	const uint8_t *h;
+	uint32_t tot, hlen;
+
+	h = ddf_key_get(p, 0, 1);
+	if (!h)
+		return l3len ? DDF_KEY_MALFORMED : DDF_KEY_NOT_IP;
+	ki->family = h[0] >> 4;
+	if (ki->family != 4 && ki->family != 6) {
+		ki->family = 0;
+		return DDF_KEY_NOT_IP;
+	}
+	if (family && family != ki->family)
+		return DDF_KEY_OTHER_FAMILY;
+
+	if (ki->family == 4) {
+		uint16_t fo;
+
+		h = ddf_key_get(p, 0, 20);
+		if (!h)
+			return DDF_KEY_MALFORMED;
+		hlen = (uint32_t)(h[0] & 0x0f) * 4;
+		tot = ddf_key_be16(h + 2);
+		if (!tot)
+			tot = l3len; /* BIG TCP: the length is the buffer's */
+		if (hlen < 20 || tot < hlen)
+			return DDF_KEY_MALFORMED;
+		fo = ddf_key_be16(h + 6);
+		ki->frag_id = ddf_key_be16(h + 4);
+		ki->frag_off = fo & 0x1fff;
+		if (fo & 0x3fff)
+			ki->flags |= DDF_KEY_F_FRAG;
+		if (fo & 0x2000)
+			ki->flags |= DDF_KEY_F_MF;
+		if (fo & 0x1fff)
+			ki->flags |= DDF_KEY_F_LATER;
+		ki->proto = h[9];
+	} else {
+		h = l3len < 40 ? NULL : ddf_key_get(p, 0, 8);
+		if (!h)
+			return DDF_KEY_MALFORMED;
+		hlen = 40;
+		tot = 40 + (uint32_t)ddf_key_be16(h + 4);
+		if (tot == 40 && h[6] == DDF_IPPROTO_HOPOPTS)
+			tot = l3len; /* jumbogram: the length is the buffer's */
+		ki->proto = h[6];
+	}
+	if (tot > l3len) {
+		ki->flags |= DDF_KEY_F_TRUNCATED;
+		tot = l3len;
+	}
+	if (hlen > tot)
+		return DDF_KEY_MALFORMED;
+	p->len = tot;
+	ki->len = tot;
+
+	if (ki->flags & DDF_KEY_F_LATER) {
+		/* IPv4 non-first fragment: no header of any kind follows */
+		ki->flags |= DDF_KEY_F_L4;
+		ki->l4off = hlen;
+	} else {
+		ddf_key_walk(p, hlen, ki->proto, ki->family == 6);
+	}
+	ddf_key_l4(p);
+	return DDF_KEY_HASHED;
+}
+
+/* ---- packet form ---- */
+
+/* Zero the bytes of [zoff, zoff + zlen) that fall in the chunk at off. */
+static void ddf_key_zero(uint8_t *b, uint32_t off, uint32_t n, uint32_t zoff,
+			 uint32_t zlen)
+{
+	uint32_t s = zoff > off ? zoff : off;
+	uint32_t e = zoff + zlen < off + n ? zoff + zlen : off + n;
+
+	for (; s < e; s++)
+		b[s - off] = 0;
+}
+
+/* Mask the ignored IP header bytes that fall in the chunk at off. */
+static void ddf_key_mask_ip(uint8_t *b, uint32_t off, uint32_t n, uint32_t ig,
+			    const struct ddf_key_info *ki)
+{
+	/* keep-masks of header bytes 0..3 */
+	uint8_t keep[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	if (ki->family == 4) {
+		if (ig & DDF_KI_DSCP)
+			keep[1] &= 0x03;
+		if (ig & DDF_KI_ECN)
+			keep[1] &= 0xfc;
+		if ((ig & DDF_KI_IPID) && !(ki->flags & DDF_KEY_F_FRAG))
+			ddf_key_zero(b, off, n, 4, 2);
+		if (ig & DDF_KI_TTL)
+			ddf_key_zero(b, off, n, 8, 1);
+		if (ig & DDF_KI_IPV4CSUM)
+			ddf_key_zero(b, off, n, 10, 2);
+	} else {
+		/* version:4 tclass:8 flow:20; tclass = dscp:6 ecn:2 */
+		if (ig & DDF_KI_DSCP) {
+			keep[0] &= 0xf0;
+			keep[1] &= 0x3f;
+		}
+		if (ig & DDF_KI_ECN)
+			keep[1] &= 0xcf;
+		if (ig & DDF_KI_FLOWLABEL) {
+			keep[1] &= 0xf0;
+			keep[2] = 0;
+			keep[3] = 0;
+		}
+		if (ig & DDF_KI_TTL)
+			ddf_key_zero(b, off, n, 7, 1);
+	}
+	for (uint32_t i = off; i < 4 && i < off + n; i++)
+		b[i - off] &= keep[i];
+}
+
+/* Where the L4 checksum lies, as (offset, length); length 0 if nowhere. */
+static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
+{
+	uint32_t at, n = 2;
+
+	if (!(ki->flags & DDF_KEY_F_L4) || (ki->flags & DDF_KEY_F_LATER))
+		return 0;
+	switch (ki->proto) {
+	case DDF_IPPROTO_TCP:
+		at = 16;
+		break;
+	case DDF_IPPROTO_UDP:
+	case DDF_IPPROTO_UDPLITE:
+		at = 6;
+		break;
+	case DDF_IPPROTO_SCTP:
+		at = 8;
+		n = 4;
+		break;
+	case DDF_IPPROTO_ICMP:
+	case DDF_IPPROTO_ICMPV6:
+		if (!ddf_key_l4_fixed(ki))
+			return 0;
+		at = 2;
+		break;
+	default:
+		return 0;
+	}
+	*off = ki->l4off + at;
+	return n;
+}
+
+static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+{
+	struct ddf_key_info *ki = &p->ki;
+	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0;
+	uint8_t *b = p->buf;
+
+	if (n > s->max_bytes) {
+		ki->flags |= DDF_KEY_F_CUT;
+		n = s->max_bytes;
+	}
+	if (ig & DDF_KI_L4CSUM)
+		cslen = ddf_key_l4csum(ki, &csoff);
+	ddf_sip_update(&p->st, "P", 1);
+	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
+		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+							  DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, off, c);
+		bool hdr = off < 12 && (ig & ~DDF_KI_L4CSUM);
+		bool cs = cslen && csoff < off + c && csoff + cslen > off;
+
+		if (!d)
+			return false;
+		if (hdr || cs) {
+			/* mask a private copy, never the packet */
+			if (d != b)
+				memcpy(b, d, c);
+			if (hdr)
+				ddf_key_mask_ip(b, off, c, ig, ki);
+			if (cs)
+				ddf_key_zero(b, off, c, csoff, cslen);
+			d = b;
+		}
+		ddf_sip_update(&p->st, d, c);
+	}
+	ddf_key_put_be32(b, p->len);
+	ddf_sip_update(&p->st, b, 4);
+	return true;
+}
+
+/* ---- field form ---- */
+
+/*
+ * Hash 0x01 and the n bytes at off when present and inside the packet,
+ * else 0x00. False when the reader fails inside the packet.
+ */
+static bool ddf_key_field(struct ddf_key_pkt *p, bool present, uint32_t off,
+			  uint32_t n)
+{
+	const uint8_t *d;
+
+	if (!present || !ddf_key_has(p, off, n)) {
+		ddf_sip_update(&p->st, "\0", 1);
+		return true;
+	}
+	d = ddf_key_get(p, off, n);
+	if (!d)
+		return false;
+	ddf_sip_update(&p->st, "\1", 1);
+	ddf_sip_update(&p->st, d, n);
+	return true;
+}
+
+static bool ddf_key_payload(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+{
+	const struct ddf_key_info *ki = &p->ki;
+	uint32_t avail, start, n;
+	uint8_t *b = p->buf;
+
+	if (!(ki->flags & DDF_KEY_F_PAYLOAD)) {
+		ddf_sip_update(&p->st, "\0", 1);
+		return true;
+	}
+	avail = p->len - ki->payoff;
+	start = ki->payoff + s->payload_off;
+	n = 0;
+	if (s->payload_off < avail)
+		n = avail - s->payload_off;
+	if (n > s->payload_len)
+		n = s->payload_len;
+	b[0] = 1;
+	b[1] = (uint8_t)(n >> 8);
+	b[2] = (uint8_t)n;
+	ddf_sip_update(&p->st, b, 3);
+	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
+		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+							  DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, start + off, c);
+
+		if (!d)
+			return false;
+		ddf_sip_update(&p->st, d, c);
+	}
+	return true;
+}
+
+static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+{
+	const struct ddf_key_info *ki = &p->ki;
+	uint32_t f = s->fields, l4 = ki->l4off, fl = ki->flags;
+	bool v6 = ki->family == 6;
+	uint32_t alen = v6 ? 16 : 4;
+	bool l4hdr = (fl & DDF_KEY_F_L4) && !(fl & DDF_KEY_F_LATER);
+	bool ports = false, tcp = false, icmp = false;
+	uint8_t *b = p->buf;
+	bool ok = true;
+
+	if (l4hdr) {
+		uint8_t pr = ki->proto;
+
+		tcp = pr == DDF_IPPROTO_TCP;
+		ports = tcp || pr == DDF_IPPROTO_UDP ||
+			pr == DDF_IPPROTO_UDPLITE || pr == DDF_IPPROTO_SCTP;
+		if (ddf_key_l4_fixed(ki) &&
+		    (pr == DDF_IPPROTO_ICMP || pr == DDF_IPPROTO_ICMPV6)) {
+			const uint8_t *h = ddf_key_get(p, l4, 1);
+
+			icmp = h && ddf_key_icmp_has_id(v6, h[0]);
+		}
+	}
+
+	b[0] = 'F';
+	b[1] = ki->family;
+	ddf_key_put_be32(b + 2, f);
+	ddf_sip_update(&p->st, b, 6);
+	if (f & DDF_KF_SADDR)
+		ok &= ddf_key_field(p, true, v6 ? 8 : 12, alen);
+	if (f & DDF_KF_DADDR)
+		ok &= ddf_key_field(p, true, v6 ? 24 : 16, alen);
+	if (f & DDF_KF_PROTO) {
+		b[0] = fl & DDF_KEY_F_L4 ? 1 : 0;
+		b[1] = ki->proto;
+		ddf_sip_update(&p->st, b, b[0] ? 2 : 1);
+	}
+	if (f & DDF_KF_SPORT)
+		ok &= ddf_key_field(p, ports, l4, 2);
+	if (f & DDF_KF_DPORT)
+		ok &= ddf_key_field(p, ports, l4 + 2, 2);
+	if (f & DDF_KF_IPID) {
+		if (v6) {
+			b[0] = fl & DDF_KEY_F_FRAGHDR ? 1 : 0;
+			ddf_key_put_be32(b + 1, ki->frag_id);
+			ddf_sip_update(&p->st, b, b[0] ? 5 : 1);
+		} else {
+			ok &= ddf_key_field(p, true, 4, 2);
+		}
+	}
+	if (f & DDF_KF_TCPSEQ)
+		ok &= ddf_key_field(p, tcp, l4 + 4, 4);
+	if (f & DDF_KF_TCPACK)
+		ok &= ddf_key_field(p, tcp, l4 + 8, 4);
+	if (f & DDF_KF_ICMPID)
+		ok &= ddf_key_field(p, icmp, l4 + 4, 2);
+	if (f & DDF_KF_PAYLOAD)
+		ok &= ddf_key_payload(p, s);
+
+	/* the fragment trailer */
+	if (fl & DDF_KEY_F_LATER) {
+		b[0] = 1;
+		ddf_key_put_be32(b + 1, ki->frag_id);
+		b[5] = (uint8_t)(ki->frag_off >> 8);
+		b[6] = (uint8_t)ki->frag_off;
+		b[7] = fl & DDF_KEY_F_MF ? 1 : 0;
+		ddf_sip_update(&p->st, b, 8);
+	} else {
+		ddf_sip_update(&p->st, "\0", 1);
+	}
+	return ok;
+}
+
+int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
+		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
+		 uint32_t hashfn, struct ddf_hash *out,
+		 struct ddf_key_info *info)
+{
+	struct ddf_key_pkt p;
+	uint64_t h[2];
+	int ret;
+
+	p.read = read;
+	p.ctx = ctx;
+	p.len = l3len;
+	p.failed = false;
+	memset(&p.ki, 0, sizeof(p.ki));
+	ret = ddf_key_parse(&p, l3len, spec->family);
+	if (p.failed)
+		ret = DDF_KEY_MALFORMED;
+	if (ret != DDF_KEY_HASHED)
+		goto out;
+
+	if (hashfn == DDF_HASH_SIP24)
+		ddf_sip_init(&p.st, key, 2, 4, true);
+	else
+		ddf_sip_init(&p.st, key, 1, 3, true);
+	if (spec->form == DDF_KEY_FIELDS ? !ddf_key_fields(&p, spec) :
+					   !ddf_key_packet(&p, spec))
+		p.failed = true;
+	if (p.failed) {
+		ret = DDF_KEY_MALFORMED;
+		goto out;
+	}
+	ddf_sip_final128(&p.st, h);
+	out->h1 = h[0];
+	out->h2 = h[1];
+out:
+	if (info)
+		*info = p.ki;
+	return ret;
+}
