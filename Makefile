@@ -56,7 +56,7 @@ demo: setup $(B)/ddfbench
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
 		--inserts 1000000 --probes 1000000
 
-check: setup check-freestanding check-core
+check: setup check-freestanding check-core check-vm
 
 check-core: $(B)/ddf_core_tests
 	$(B)/ddf_core_tests
@@ -80,3 +80,21 @@ check-freestanding:
 
 clean:
 	rm -rf $(B)
+
+# ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
+# Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel
+# is built once and cached outside the tree (see tests/qemu/README.md).
+.PHONY: check-vm check-vm-stock check-vm-debug vm-shell
+check-vm:
+	@rc=0; tests/qemu/run.sh stock || rc=1; \
+	tests/qemu/run.sh debug || rc=1; exit $$rc
+
+check-vm-stock:
+	@tests/qemu/run.sh stock
+
+check-vm-debug:
+	@tests/qemu/run.sh debug
+
+# A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
+vm-shell:
+	@tests/qemu/run.sh shell $(or $(LANE),debug)

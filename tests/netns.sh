@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Integration tests of nf_ddf in network namespaces. Run as root on a kernel
+# that can load the module (the QEMU lanes in tests/qemu/ do that):
+#
+#   DDF_MODULES=<directory with nf_ddf.ko> tests/netns.sh
+#
+# ┌─────────────────────┐              ┌─────────────────────┐
+# │ $netns1             │              │ $netns2             │
+# │                     │     veth     │                     │
+# │  veth1 ─────────────┼──────────────┼───────────── veth2  │
+# │  192.168.241.1/24   │              │   192.168.241.2/24  │
+# │  fd00:241::1/64     │              │     fd00:241::2/64  │
+# └─────────────────────┘              └─────────────────────┘
+#
+# nf_ddf is loaded in the init namespace and hooks every namespace, old and
+# new. Every block below begins with "# Test that ..." and asserts on
+# counters; a failed assertion stops the script (set -e) and fails it.
+
+set -e
+
+exec 3>&1
+export LANG=C
+netns1="ddf-$$-1"
+netns2="ddf-$$-2"
+: "${DDF_MODULES:=$(cd "$(dirname "$0")/.." && pwd)}"
+module=$DDF_MODULES/nf_ddf.ko
+blocks=0
+
+pretty() { echo "[+] ${1:+NS$1: }$2" >&3; }
+pp() { pretty "" "$*"; "$@"; }
+n1() { pretty 1 "$*"; ip netns exec "$netns1" "$@"; }
+n2() { pretty 2 "$*"; ip netns exec "$netns2" "$@"; }
+ip1() { pretty 1 "ip $*"; ip -n "$netns1" "$@"; }
+ip2() { pretty 2 "ip $*"; ip -n "$netns2" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+passed() { blocks=$((blocks + 1)); echo "ok $blocks - $*" >&3; }
+expect_eq() { [[ $1 == "$2" ]] || fail "$3: got '$1', expected '$2'"; }
+expect_ge() { (($1 >= $2)) || fail "$3: got $1, expected at least $2"; }
+loaded() { grep -q '^nf_ddf ' /proc/modules; }
+rx_packets() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"; }
+# The "packets N" of a named nft counter in netns2.
+nft_packets() { n2 nft list counter inet ddf "$1" | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }
+# The packet count of rule 1 of an iptables chain in netns2.
+xt_packets() { n2 "$1" -w -L "$2" 1 -v -x -n | awk '{ print $1 }'; }
+waitiface() {
+	local i
+	for i in $(seq 100); do
+		[[ $(ip netns exec "$1" cat "/sys/class/net/$2/operstate") == up ]] && return
+		read -r -t .1 -N 0 </dev/zero || true
+	done
+	fail "$2 in $1 did not come up"
+}
+
+cleanup() {
+	set +e
+	exec 2>/dev/null
+	ip netns del "$netns1"
+	ip netns del "$netns2"
+	loaded && rmmod nf_ddf
+	exit
+}
+trap cleanup EXIT
+
+if loaded; then pp rmmod nf_ddf; fi
+pp ip netns add "$netns1"
+pp ip netns add "$netns2"
+ip1 link set up dev lo
+ip2 link set up dev lo
+ip1 link add veth1 type veth peer name veth2 netns "$netns2"
+ip1 addr add 192.168.241.1/24 dev veth1
+ip1 addr add fd00:241::1/64 dev veth1 nodad
+ip2 addr add 192.168.241.2/24 dev veth2
+ip2 addr add fd00:241::2/64 dev veth2 nodad
+ip1 link set up dev veth1
+ip2 link set up dev veth2
+waitiface "$netns1" veth1
+waitiface "$netns2" veth2
+
+# Test that the module loads, is listed and logs its start.
+pp insmod "$module"
+loaded || fail "nf_ddf is not in /proc/modules after insmod"
+dmesg | grep -q 'nf_ddf: loaded' || fail "no 'nf_ddf: loaded' in the kernel log"
+passed "module loads"
+
+# Test that IPv4 and IPv6 pings cross the veth pair with the module loaded.
+before=$(rx_packets "$netns2" veth2)
+n1 ping -q -c 5 -i 0.1 -W 5 192.168.241.2
+n1 ping -q -c 5 -i 0.1 -W 5 fd00:241::2
+expect_ge "$(rx_packets "$netns2" veth2)" $((before + 10)) "veth2 rx packets"
+passed "IPv4 and IPv6 traffic over veth"
+
+# Test that nft counts exactly the echo requests sent.
+n2 nft -f - <<-EOF
+	table inet ddf {
+		counter echo4 { }
+		counter echo6 { }
+		chain input {
+			type filter hook input priority 0; policy accept;
+			icmp type echo-request counter name echo4
+			icmpv6 type echo-request counter name echo6
+		}
+	}
+EOF
+n1 ping -q -c 7 -i 0.1 -W 5 192.168.241.2
+n1 ping -q -c 4 -i 0.1 -W 5 fd00:241::2
+expect_eq "$(nft_packets echo4)" 7 "nft IPv4 echo counter"
+expect_eq "$(nft_packets echo6)" 4 "nft IPv6 echo counter"
+n2 nft delete table inet ddf
+passed "nft counts packets"
+
+# Test that iptables, legacy and nft flavours, IPv4 and IPv6, count exactly.
+for flavour in legacy nft; do
+	n2 "iptables-$flavour" -w -A INPUT -p icmp --icmp-type echo-request -j ACCEPT
+	n2 "ip6tables-$flavour" -w -A INPUT -p ipv6-icmp --icmpv6-type echo-request -j ACCEPT
+	n1 ping -q -c 3 -i 0.1 -W 5 192.168.241.2
+	n1 ping -q -c 2 -i 0.1 -W 5 fd00:241::2
+	expect_eq "$(xt_packets "iptables-$flavour" INPUT)" 3 "iptables-$flavour counter"
+	expect_eq "$(xt_packets "ip6tables-$flavour" INPUT)" 2 "ip6tables-$flavour counter"
+	n2 "iptables-$flavour" -w -F INPUT
+	n2 "ip6tables-$flavour" -w -F INPUT
+done
+passed "iptables-legacy and iptables-nft count packets"
+
+# Test that the hook is registered in namespaces that existed before the
+# load and in new ones. Only kernels with nfnetlink_hook list hooks; there
+# the probe table's chain makes the list non-empty.
+n1 nft add table ip ddf_probe
+n1 nft add chain ip ddf_probe input "{ type filter hook input priority 0; }"
+if [[ -n $(n1 nft list hooks ip 2>/dev/null) ]]; then
+	n1 nft list hooks ip | grep -q nf_ddf_hook || fail "no nf_ddf hook in $netns1"
+	pp ip netns add "$netns1-new"
+	ip netns exec "$netns1-new" nft list hooks ip6 | grep -q nf_ddf_hook ||
+		fail "no nf_ddf hook in a namespace made after the load"
+	pp ip netns del "$netns1-new"
+	lists_hooks=1
+	passed "hooks in old and new namespaces"
+else
+	echo "# skip: this kernel cannot list netfilter hooks"
+	lists_hooks=0
+fi
+
+# Test that the module unloads and reloads under traffic, while namespaces
+# come and go, without losing a packet.
+before=$(rx_packets "$netns2" veth2)
+n1 ping -q -A -c 400 -W 5 192.168.241.2 >"/tmp/ddf-ping.$$" &
+ping_pid=$!
+for i in $(seq 10); do
+	rmmod nf_ddf
+	ip netns add "$netns1-$i"
+	insmod "$module"
+	ip netns del "$netns1-$i"
+done
+wait $ping_pid || fail "ping under module reloads: $(cat "/tmp/ddf-ping.$$")"
+received=$(sed -n 's/.*, \([0-9]*\) \(packets \)\{0,1\}received.*/\1/p' "/tmp/ddf-ping.$$")
+rm -f "/tmp/ddf-ping.$$"
+expect_eq "$received" 400 "echo replies during reloads"
+expect_ge "$(rx_packets "$netns2" veth2)" $((before + 400)) "veth2 rx packets"
+passed "reload under traffic"
+
+# Test that unloading removes the module and its hooks.
+pp rmmod nf_ddf
+! loaded || fail "nf_ddf still in /proc/modules after rmmod"
+if ((lists_hooks)); then
+	! n1 nft list hooks ip | grep -q nf_ddf_hook || fail "nf_ddf hook left after rmmod"
+fi
+n1 ping -q -c 2 -i 0.1 -W 5 192.168.241.2
+passed "module unloads"
+
+echo "netns.sh: $blocks passed, 0 failed"

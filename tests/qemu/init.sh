@@ -1,0 +1,106 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the test VMs. Loads the lane's modules, runs the KUnit suites and
+# the integration scripts, and reports on the second serial port (ttyS1),
+# one line each, which the host reads:
+#
+#   ddf-result: boot <release>
+#   ddf-ktap-begin ... ddf-ktap-end   the kernel log from the KUnit load on
+#   ddf-result: ok|fail <what>
+#   ddf-result: done
+#
+# Everything else (kernel log, test output) goes to the console, ttyS0.
+/bin/busybox mkdir -p /proc /sys /dev /run /tmp /bb /var
+/bin/busybox --install -s /bb
+export PATH=/usr/sbin:/usr/bin:/bb HOME=/root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+ln -s /run /var/run
+exec </dev/console >/dev/console 2>&1
+
+. /ddf/lane.conf
+echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
+report=/dev/ttyS1
+[ -c "$report" ] || report=/dev/null
+
+result() {
+	echo "ddf-result: $*" >"$report"
+	echo "ddf-result: $*"
+}
+
+kmsg() {
+	echo "ddf: $*" >/dev/kmsg
+}
+
+finish() {
+	result "done"
+	sync
+	# QEMU runs with -no-reboot: a reset ends it, with or without ACPI.
+	reboot -f
+}
+
+hostname ddf-vm
+ip link set lo up
+result "boot $(uname -r)"
+
+# The modules the lane's scripts use, for both them and a human.
+export DDF_MODULES=/ddf/modules
+
+if [ "${DDF_SHELL:-0}" = 1 ]; then
+	insmod "$DDF_MODULES/nf_ddf.ko"
+	echo "ddf: modules in $DDF_MODULES, tests in /ddf/tests;" \
+		"nf_ddf is loaded. Leave the shell to power off."
+	setsid cttyhack bash -l || setsid cttyhack sh
+	finish
+fi
+
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	# Forget what boot left behind; the scan at the end sees only ours.
+	echo scan >/sys/kernel/debug/kmemleak
+	echo clear >/sys/kernel/debug/kmemleak
+fi
+
+if [ "${DDF_KUNIT:-0}" = 1 ]; then
+	kmsg kunit-start
+	if insmod "$DDF_MODULES/ddf_core_kunit.ko"; then
+		rmmod ddf_core_kunit || result "fail unload ddf_core_kunit"
+	else
+		result "fail insmod ddf_core_kunit"
+	fi
+	kmsg kunit-end
+	{
+		echo ddf-ktap-begin
+		dmesg | sed -n '/ddf: kunit-start/,/ddf: kunit-end/p'
+		echo ddf-ktap-end
+	} >"$report"
+fi
+
+for t in $DDF_TESTS; do
+	kmsg "test $t"
+	echo "=== $t"
+	if timeout "${DDF_TEST_TIMEOUT:-300}" bash "/ddf/tests/$t"; then
+		result "ok $t"
+	else
+		result "fail $t"
+	fi
+done
+
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	# An object must stay unreferenced for 5 s (and two scans) to count.
+	sleep 5
+	echo scan >/sys/kernel/debug/kmemleak
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak >/tmp/kmemleak
+	if [ -s /tmp/kmemleak ]; then
+		cat /tmp/kmemleak
+		result "fail kmemleak"
+	else
+		result "ok kmemleak"
+	fi
+fi
+
+finish

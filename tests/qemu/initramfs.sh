@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build the initramfs of the test VMs as two uncompressed cpio archives that
+# the kernel unpacks one after the other:
+#
+#   initramfs.sh base OUT.cpio
+#	busybox, bash, iproute2, iptables (legacy and nft), nft, kmod, the
+#	shared libraries ldd lists and the xtables extensions, all copied from
+#	this machine; /init (tests/qemu/init.sh) and the test scripts.
+#   initramfs.sh kernel OUT.cpio RELEASE|- KO_DIR LANE_CONF
+#	one kernel's part: its networking modules (RELEASE from /lib/modules,
+#	or - for a kernel without modules), our .ko files and the lane's
+#	settings.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Debian's root is merged-/usr: /bin, /sbin and /lib are links into /usr.
+dest_of() {
+	case $1 in
+	/bin/* | /sbin/* | /lib/* | /lib64/*) echo "/usr$1" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# copy_file ROOT PATH: the file (symlinks followed) at the same path.
+copy_file() {
+	d=$1$(dest_of "$2")
+	[ -e "$d" ] && return 0
+	mkdir -p "$(dirname "$d")"
+	cp -L "$2" "$d"
+}
+
+# copy_bin ROOT PATH...: executables or libraries and what ldd lists.
+copy_bin() {
+	root=$1
+	shift
+	for f in "$@"; do
+		[ -e "$f" ] || die "initramfs: $f is missing (see scripts/packages-vm.txt)"
+		copy_file "$root" "$f"
+		ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
+			while read -r lib; do
+				copy_file "$root" "$lib"
+			done
+	done
+}
+
+mkcpio() {
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
+}
+
+base() {
+	out=$1
+	root=$out.d
+	rm -rf "$root"
+	mkdir -p "$root/usr/bin" "$root/usr/sbin" "$root/usr/lib64" \
+		"$root/etc" "$root/root" "$root/ddf/tests"
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$root/$d"
+	done
+
+	copy_file "$root" /bin/busybox
+	copy_bin "$root" /bin/bash /sbin/ip /sbin/tc /usr/sbin/nft \
+		/usr/sbin/xtables-legacy-multi /usr/sbin/xtables-nft-multi \
+		/bin/kmod
+	xt=$(dirname "$(readlink -f /usr/sbin/xtables-nft-multi)")/../lib/$(gcc -print-multiarch)/xtables
+	[ -d "$xt" ] || xt=/usr/lib/$(gcc -print-multiarch)/xtables
+	copy_bin "$root" "$xt"/*.so
+	for t in iptables ip6tables; do
+		for f in legacy nft; do
+			ln -s "xtables-$f-multi" "$root/usr/sbin/$t-$f"
+			ln -s "xtables-$f-multi" "$root/usr/sbin/$t-$f-save"
+			ln -s "xtables-$f-multi" "$root/usr/sbin/$t-$f-restore"
+		done
+		ln -s "$t-nft" "$root/usr/sbin/$t"
+	done
+	for t in modprobe insmod rmmod lsmod modinfo depmod; do
+		ln -s ../bin/kmod "$root/usr/sbin/$t"
+	done
+	ln -s bash "$root/usr/bin/sh.bash"
+	for f in /etc/protocols /etc/services /etc/ethertypes; do
+		if [ -e "$f" ]; then cp "$f" "$root/etc/"; fi
+	done
+	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+	echo "root:x:0:" >"$root/etc/group"
+
+	cp "$DDF_QEMU/init.sh" "$root/init"
+	chmod 755 "$root/init"
+	# The integration scripts: tests/netns.sh and tests/netns/*.sh.
+	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
+		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/"; fi
+	done
+	mkcpio "$root" "$out"
+	rm -rf "$root"
+}
+
+# The modules the integration scripts may need from a distribution kernel:
+# netfilter, traffic control, veth, and what they depend on (modules.dep
+# lists every dependency of a module, transitively).
+copy_modules() {
+	root=$1
+	rel=$2
+	src=/lib/modules/$rel
+	dst=$root/usr/lib/modules/$rel
+	[ -e "$src/modules.dep" ] || die "initramfs: no $src/modules.dep"
+	mkdir -p "$dst"
+	cp "$src"/modules.order "$src"/modules.builtin* "$dst/"
+	awk -F: -v re='^kernel/(net/(netfilter|ipv4/netfilter|ipv6/netfilter|ipv6|sched|core|bridge/netfilter)/|drivers/net/veth\\.|(arch/x86/)?crypto/crc32c)' '
+		$1 ~ re { print $1; n = split($2, d, " "); for (i = 1; i <= n; i++) print d[i] }
+	' "$src/modules.dep" | sort -u | while read -r m; do
+		mkdir -p "$dst/$(dirname "$m")"
+		cp "$src/$m" "$dst/$m"
+	done
+	depmod -b "$root/usr" "$rel"
+}
+
+kernel() {
+	out=$1 rel=$2 kos=$3 conf=$4
+	root=$out.d
+	rm -rf "$root"
+	mkdir -p "$root/ddf/modules"
+	[ "$rel" = - ] || copy_modules "$root" "$rel"
+	cp "$kos"/*.ko "$root/ddf/modules/"
+	cp "$conf" "$root/ddf/lane.conf"
+	mkcpio "$root" "$out"
+	rm -rf "$root"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+base) base "$@" ;;
+kernel) kernel "$@" ;;
+*) die "usage: $0 base OUT | kernel OUT RELEASE KO_DIR CONF" ;;
+esac

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build, or reuse from the cache, the debug lane kernel: Debian's Linux
+# sources, allnoconfig plus the fragments tests/qemu/*.config, built with
+# ccache. Prints the kernel's cache directory on stdout:
+#
+#   <dir>/bzImage     the kernel to boot
+#   <dir>/build/      the O= build tree that M= module builds use
+#   <dir>/src         a link to the unpacked sources (kunit.py lives there)
+#   <dir>/ok          written last; a directory without it is rebuilt
+#
+# The directory name is keyed by the source package version, the compiler
+# and a hash of the fragments, so changing a fragment builds a new kernel.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Bump when the build steps below change in a way that alters the result.
+recipe=1
+frags="$DDF_QEMU/base.config $DDF_QEMU/net.config $DDF_QEMU/debug.config"
+
+[ -r "$DDF_KSRC_TARBALL" ] || die "no kernel sources at $DDF_KSRC_TARBALL (package $DDF_KSRC_PKG)"
+srcver=$(dpkg-query -W -f='${Version}' "$DDF_KSRC_PKG" 2>/dev/null) ||
+	srcver=$(sha256sum "$DDF_KSRC_TARBALL" | cut -c1-16)
+srcver=$(sanitize "$srcver")
+hash=$({
+	echo "recipe $recipe"
+	gcc --version | head -n 1
+	cat $frags
+} | sha256sum | cut -c1-12)
+kdir=$DDF_CACHE/kernel-$srcver-$hash
+srcdir=$DDF_CACHE/src-$srcver
+
+if [ -e "$kdir/ok" ]; then
+	touch "$kdir/ok" 2>/dev/null || true
+	echo "$kdir"
+	exit 0
+fi
+
+# Kernels of other keys unused for $DDF_CACHE_DAYS days go.
+find "$DDF_CACHE" -maxdepth 2 -path "$DDF_CACHE/kernel-*/ok" \
+	-mtime +"${DDF_CACHE_DAYS:-30}" | while read -r old; do
+	log "kernel: removing unused ${old%/ok}"
+	rm -rf "${old%/ok}" "${old%/ok}.lock"
+done
+
+exec 9>"$kdir.lock"
+flock 9
+if [ -e "$kdir/ok" ]; then # built by a concurrent run meanwhile
+	echo "$kdir"
+	exit 0
+fi
+
+t0=$(now)
+if [ ! -e "$srcdir/ok" ]; then
+	log "kernel: unpacking $DDF_KSRC_TARBALL"
+	rm -rf "$srcdir"
+	mkdir -p "$srcdir"
+	tar -C "$srcdir" -xf "$DDF_KSRC_TARBALL"
+	touch "$srcdir/ok"
+fi
+ksrc=$(find "$srcdir" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+[ -e "$ksrc/Makefile" ] || die "no kernel tree in $srcdir"
+
+mkdir -p "$kdir/build"
+ln -sfn "$ksrc" "$kdir/src"
+cat $frags >"$kdir/fragments.config"
+blog=$kdir/build.log
+kmake() {
+	make -C "$ksrc" O="$kdir/build" ARCH=x86_64 CC="ccache gcc" \
+		HOSTCC="ccache gcc" "$@" >>"$blog" 2>&1 || {
+		show_tail "$blog" 40
+		die "kernel: make $* failed (log: $blog)"
+	}
+}
+
+log "kernel: configuring $kdir (allnoconfig + $(echo $frags | xargs -n1 basename | tr '\n' ' '))"
+: >"$blog"
+kmake KCONFIG_ALLCONFIG="$kdir/fragments.config" allnoconfig
+kmake olddefconfig
+
+# Kconfig silently drops what it cannot satisfy: insist on every line.
+missing=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		grep -qxF "$line" "$kdir/build/.config" && continue
+		;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }
+		sym=${sym%% *}
+		! grep -q "^$sym=" "$kdir/build/.config" && continue
+		;;
+	*) continue ;;
+	esac
+	log "kernel: config fragment line not in .config: $line"
+	missing=1
+done <"$kdir/fragments.config"
+[ $missing = 0 ] || die "kernel: Kconfig dropped options (see above); add their dependencies to the fragments"
+
+log "kernel: building with $DDF_JOBS jobs (ccache in $CCACHE_DIR; log: $blog)"
+kmake -j"$DDF_JOBS" all
+cp "$kdir/build/arch/x86/boot/bzImage" "$kdir/bzImage"
+t1=$(now)
+echo "$((t1 - t0))" >"$kdir/build-seconds"
+log "kernel: built in $((t1 - t0)) s"
+touch "$kdir/ok"
+echo "$kdir"

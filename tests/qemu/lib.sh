@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings of the QEMU lanes; sourced by the scripts in tests/qemu/.
+# Every path can be overridden from the environment.
+
+DDF_QEMU=$(cd "$(dirname "$0")" && pwd)
+DDF_ROOT=$(cd "$DDF_QEMU/../.." && pwd)
+: "${DDF_BUILD:=$DDF_ROOT/build}"
+: "${DDF_CACHE:=/var/cache/ddf}"
+if ! mkdir -p "$DDF_CACHE" 2>/dev/null || [ ! -w "$DDF_CACHE" ]; then
+	DDF_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/ddf
+	mkdir -p "$DDF_CACHE"
+fi
+: "${DDF_KSRC_PKG:=linux-source-6.12}"
+: "${DDF_KSRC_TARBALL:=/usr/src/$DDF_KSRC_PKG.tar.xz}"
+: "${DDF_JOBS:=$(nproc)}"
+: "${CCACHE_DIR:=$DDF_CACHE/ccache}"
+# Stock lane kernels: "release" names under /lib/modules, or globs.
+: "${DDF_STOCK_KERNELS:=6.1.*-amd64 6.12.*-amd64}"
+: "${DDF_QEMU_BIN:=qemu-system-x86_64}"
+export DDF_BUILD DDF_CACHE CCACHE_DIR
+
+log() {
+	printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+die() {
+	log "error: $*"
+	exit 1
+}
+
+# Print the last lines of a log file, framed, to stderr.
+show_tail() {
+	printf '%s\n' "----- last ${2:-60} lines of $1 -----" >&2
+	tail -n "${2:-60}" "$1" >&2 || true
+	printf '%s\n' "----- end of $1 -----" >&2
+}
+
+# Seconds since the epoch (for timings).
+now() {
+	date +%s
+}
+
+# Characters safe in a directory name.
+sanitize() {
+	printf '%s' "$1" | tr -c 'A-Za-z0-9.+_-' '_'
+}

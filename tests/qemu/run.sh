@@ -1,0 +1,260 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU lanes. Each builds the modules against a kernel, boots that kernel
+# under TCG with an initramfs (initramfs.sh, init.sh), and reads the results.
+#
+#   run.sh stock   Debian's kernels ($DDF_STOCK_KERNELS, with their headers):
+#                  the integration scripts (tests/netns.sh, tests/netns/*.sh)
+#   run.sh debug   the debug kernel (kernel.sh): the KUnit suites, the same
+#                  scripts, then a kmemleak scan
+#   run.sh shell [debug|stock]
+#                  a shell in the VM with nf_ddf loaded (leave it to power off)
+#
+# In both lanes a kernel report (KASAN, UBSAN, lockdep, WARN, BUG, Oops,
+# hung task, kmemleak) fails the run. Console logs: $DDF_BUILD/vm/*.log.
+# The last line is "<lane>: N passed, N failed"; the exit status is 1 when
+# anything failed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+: "${DDF_VM_TIMEOUT_STOCK:=300}"
+: "${DDF_VM_TIMEOUT_DEBUG:=900}"
+: "${DDF_VM_MEM:=1024}"
+: "${DDF_VM_SMP_STOCK:=1}"
+: "${DDF_VM_SMP_DEBUG:=2}"
+
+# What fails a run when the console shows it, and what may look like it.
+reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
+benign='KernelAddressSanitizer initialized|kasan: |hung_task_timeout_secs|Booting paravirtualized kernel|ddf-result'
+
+vm=$DDF_BUILD/vm
+passed=0
+failed=0
+
+pass() {
+	passed=$((passed + ${2:-1}))
+	echo "  ok   $1"
+}
+
+flunk() {
+	failed=$((failed + ${2:-1}))
+	echo "  FAIL $1"
+}
+
+# The newest installed release per pattern of $DDF_STOCK_KERNELS, with its
+# image and headers (one line each: "release").
+stock_kernels() {
+	for pat in $DDF_STOCK_KERNELS; do
+		found=
+		for d in /lib/modules/$pat; do
+			r=${d##*/}
+			case $r in *-cloud-* | *-rt-*) continue ;; esac
+			[ -e "$d/build/Makefile" ] && [ -e "/boot/vmlinuz-$r" ] && found="$found $r"
+		done
+		if [ -z "$found" ]; then
+			echo "no kernel $pat with headers (see scripts/packages-vm.txt)" >&2
+			echo "missing:$pat"
+			continue
+		fi
+		printf '%s\n' $found | sort -V | tail -n 1
+	done
+}
+
+# build_modules NAME KERNEL_TREE [MAKE_ARGS]: the .ko files in $vm/NAME/src.
+# An M= build writes into the source directory: each kernel gets a copy.
+build_modules() {
+	src=$vm/$1/src
+	rm -rf "$src"
+	mkdir -p "$src/tests"
+	for d in Kbuild nf_ddf ddf_core uapi tests/core tests/kunit; do
+		if [ -e "$DDF_ROOT/$d" ]; then cp -a "$DDF_ROOT/$d" "$src/$d"; fi
+	done
+	make -C "$2" M="$src" ${3:-} modules >"$vm/$1/modules.log" 2>&1 || {
+		show_tail "$vm/$1/modules.log" 40
+		return 1
+	}
+}
+
+# boot NAME IMAGE SMP TIMEOUT CMDLINE [interactive]
+boot() {
+	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 mode=${6:-}
+	set -- -nodefaults -no-user-config -no-reboot -display none \
+		-accel tcg -cpu max -smp "$smp" -m "$DDF_VM_MEM" -nic none \
+		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline"
+	if [ "$mode" = interactive ]; then
+		"$DDF_QEMU_BIN" "$@" -serial mon:stdio -serial null
+		return
+	fi
+	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out"
+	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" \
+		-serial "file:$vm/$lane-$name.log" \
+		-serial "file:$vm/$lane-$name.out"
+}
+
+# prepare NAME IMAGE TREE RELEASE|- KUNIT(0|1) SHELL(0|1)
+prepare() {
+	name=$1 tree=$3 rel=$4
+	mkdir -p "$vm/$name"
+	build_modules "$name" "$tree" "${DDF_MODULE_MAKE_ARGS:-}" || return 1
+	tests=${DDF_VM_TESTS:-}
+	if [ -z "$tests" ]; then
+		for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
+			if [ -e "$f" ]; then tests="$tests ${f##*/}"; fi
+		done
+	fi
+	cat >"$vm/$name/lane.conf" <<-EOC
+		DDF_LANE=$lane
+		DDF_KUNIT=$5
+		DDF_SHELL=$6
+		DDF_TESTS="${tests# }"
+	EOC
+	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
+		"$vm/$name/src" "$vm/$name/lane.conf"
+	cat "$vm/base.cpio" "$vm/$name/kernel.cpio" >"$vm/$name/initrd.cpio"
+}
+
+# check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-
+check() {
+	name=$1 image=$2 rel=$4 smp=$5 limit=$6 cmdline=$7 kunit=$8
+	log=$vm/$lane-$name.log
+	out=$vm/$lane-$name.out
+	f0=$failed
+	echo "$lane: $name"
+	with_kunit=1
+	[ "$kunit" != - ] || with_kunit=0
+	if ! prepare "$name" "$2" "$3" "$rel" "$with_kunit" 0; then
+		flunk "$name: build the modules and the initramfs (log: $vm/$name/modules.log)"
+		return
+	fi
+
+	# Compiler and, where C=1 is given, sparse warnings about our sources.
+	grep -E '(warning|error):' "$vm/$name/modules.log" >"$vm/$name/warnings" || true
+	if [ -s "$vm/$name/warnings" ]; then
+		flunk "$name: the modules build with $(wc -l <"$vm/$name/warnings") warnings:"
+		head -n 20 "$vm/$name/warnings" | sed 's/^/       /'
+	else
+		pass "$name: the modules build without warnings${DDF_MODULE_MAKE_ARGS:+ ($DDF_MODULE_MAKE_ARGS)}"
+	fi
+
+	t0=$(now)
+	rc=0
+	boot "$name" "$image" "$smp" "$limit" "$cmdline" || rc=$?
+	t1=$(now)
+	touch "$log" "$out"
+	tr -d '\r' <"$out" >"$out.txt"
+
+	if grep -q '^ddf-result: done' "$out.txt"; then
+		pass "$name: boot, tests and power off in $((t1 - t0)) s"
+	elif [ $rc = 124 ]; then
+		flunk "$name: the VM did not finish within $limit s"
+	else
+		flunk "$name: the VM stopped early (panic?) after $((t1 - t0)) s"
+	fi
+
+	if [ "$kunit" != - ]; then
+		sed -n '/^ddf-ktap-begin/,/^ddf-ktap-end/p' "$out.txt" |
+			sed '1d;$d' >"$vm/$lane-$name.ktap"
+		krc=0
+		python3 "$kunit" parse <"$vm/$lane-$name.ktap" \
+			>"$vm/$lane-$name.kunit" 2>&1 || krc=$?
+		sum=$(sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests: *//p' \
+			"$vm/$lane-$name.kunit" | tail -n 1)
+		num() {
+			echo "$sum" | tr ',' '\n' | sed -n "s/^ *$1: *\([0-9]*\)$/\1/p" |
+				grep . || echo 0
+		}
+		kp=$(num passed)
+		kf=$(($(num failed) + $(num crashed) + $(num errors)))
+		ks=$(num skipped)
+		if [ "$krc" = 0 ] && [ "$kf" = 0 ] && [ "$kp" -gt 0 ]; then
+			pass "$name: KUnit: $kp cases passed, $ks skipped" "$kp"
+		else
+			# The failed expectations, and what failed or crashed.
+			sed 's/^\[[0-9:]*\] //' "$vm/$lane-$name.kunit" | awk '
+				/(EXPECTATION|ASSERTION) FAILED/ { p = 1 }
+				p || /\[(FAILED|CRASHED)\]|ERROR|[Cc]rash/ { print }
+				/\[(FAILED|CRASHED)\]/ { p = 0 }' |
+				head -n 40 | sed 's/^/       /'
+			[ "$kf" -gt 0 ] || kf=1
+			[ "$kp" = 0 ] || pass "$name: KUnit: $kp cases passed" "$kp"
+			flunk "$name: KUnit: $kf failed (kunit.py exit $krc; $vm/$lane-$name.kunit)" "$kf"
+		fi
+	fi
+
+	grep -a '^ddf-result: \(ok\|fail\) ' "$out.txt" | while read -r _ st what; do
+		echo "$st $what"
+	done >"$out.res"
+	while read -r st what; do
+		if [ "$st" = ok ]; then
+			pass "$name: $what"
+		else
+			flunk "$name: $what"
+		fi
+	done <"$out.res"
+
+	grep -aE "$reports" "$log" | grep -avE "$benign" >"$log.reports" || true
+	if [ -s "$log.reports" ]; then
+		flunk "$name: kernel reports ($(wc -l <"$log.reports") lines):"
+		head -n 20 "$log.reports" | sed 's/^/       /'
+	else
+		pass "$name: kernel log clean"
+	fi
+
+	if [ "$failed" != "$f0" ]; then
+		show_tail "$log" "${DDF_VM_TAIL:-80}"
+	fi
+}
+
+lane=${1:-}
+case $lane in
+stock | debug) ;;
+shell) ;;
+*) die "usage: $0 stock|debug|shell [debug|stock]" ;;
+esac
+mkdir -p "$vm"
+t_lane=$(now)
+"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
+
+if [ "$lane" = shell ]; then
+	lane=${2:-debug}
+	if [ "$lane" = debug ]; then
+		kdir=$("$DDF_QEMU/kernel.sh")
+		prepare debug-shell "$kdir/bzImage" "$kdir/build" - 0 1
+		boot debug-shell "$kdir/bzImage" "$DDF_VM_SMP_DEBUG" 0 "" interactive
+	else
+		rel=$(stock_kernels | tail -n 1)
+		prepare "stock-shell" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" 0 1
+		boot "stock-shell" "/boot/vmlinuz-$rel" "$DDF_VM_SMP_STOCK" 0 "" interactive
+	fi
+	exit 0
+fi
+
+if [ "$lane" = stock ]; then
+	for rel in $(stock_kernels); do
+		case $rel in
+		missing:*)
+			flunk "no stock kernel ${rel#missing:} with headers installed"
+			continue
+			;;
+		esac
+		check "$rel" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" \
+			"$DDF_VM_SMP_STOCK" "$DDF_VM_TIMEOUT_STOCK" "" -
+	done
+else
+	# sparse checks the sources as they build against the debug tree.
+	if command -v sparse >/dev/null; then
+		DDF_MODULE_MAKE_ARGS=C=1
+	fi
+	if kdir=$("$DDF_QEMU/kernel.sh"); then
+		kver=$(cat "$kdir/build/include/config/kernel.release")
+		check "$kver" "$kdir/bzImage" "$kdir/build" - \
+			"$DDF_VM_SMP_DEBUG" "$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot \
+			"$kdir/src/tools/testing/kunit/kunit.py"
+	else
+		flunk "build the debug kernel"
+	fi
+fi
+
+echo "check-vm-$lane: $passed passed, $failed failed ($(($(now) - t_lane)) s)"
+[ "$failed" = 0 ]
