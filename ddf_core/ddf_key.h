@@ -160,7 +160,10 @@ static inline void ddf_key_spec_default(struct ddf_key_spec *spec)
  * 0 if spec can be used; else DDF_EINVAL or DDF_ERANGE and, when why is
  * not NULL, a sentence saying what is wrong. Members of the other form
  * must be zero, except that the field form tolerates the default ignore
- * bits and any valid max_bytes (so a default spec can switch form).
+ * bits and any valid max_bytes (so a default spec can switch form). A
+ * packet form that may see IPv4 (family 4 or 0) and ignores ttl, dscp, ecn
+ * or ipid must ignore ipv4csum too: the header checksum changes with them,
+ * so the mask alone would never make two copies match.
  */
 int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why);
 
