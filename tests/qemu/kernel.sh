@@ -73,7 +73,8 @@ kmake() {
 	}
 }
 
-log "kernel: configuring $kdir (allnoconfig + $(echo $frags | xargs -n1 basename | tr '\n' ' '))"
+names=$(for f in $frags; do basename "$f"; done | paste -s -d ' ')
+log "kernel: configuring $kdir (allnoconfig + $names)"
 : >"$blog"
 kmake KCONFIG_ALLCONFIG="$kdir/fragments.config" allnoconfig
 kmake olddefconfig

@@ -17,14 +17,14 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-: "${DDF_VM_TIMEOUT_STOCK:=300}"
-: "${DDF_VM_TIMEOUT_DEBUG:=900}"
+: "${DDF_VM_TIMEOUT_STOCK:=180}"
+: "${DDF_VM_TIMEOUT_DEBUG:=600}"
 : "${DDF_VM_MEM:=1024}"
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
 
 # What fails a run when the console shows it, and what may look like it.
-reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
+reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|blocked for more than|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
 benign='KernelAddressSanitizer initialized|kasan: |hung_task_timeout_secs|Booting paravirtualized kernel|ddf-result'
 
 vm=$DDF_BUILD/vm
