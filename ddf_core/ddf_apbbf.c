@@ -146,10 +146,17 @@ static inline uint64_t ddf_apbbf_bits(uint64_t z)
 	return ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
 }
 
-/* All b bits of the key set in its block? (op 0), or set them (op 1) */
+/*
+ * All b bits of the key set in its block? (op 0), or set them (op 1).
+ * B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
+ * pair of words (b = 4); the test is branch-free so the loads of the
+ * words overlap, and only missing bits pay for a locked OR.
+ */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 					   uint32_t B, uint32_t b, int set)
 {
+	uint64_t ok = 1;
+
 	if (B == 64) {
 		uint64_t m = 0, v = ddf_aword_read(w);
 
@@ -164,15 +171,19 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 	}
 	for (uint32_t i = 0; i < b; i++) {
 		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
+
+		ok &= ddf_aword_read(&w[pos >> 6]) >> (pos & 63);
+	}
+	if ((ok & 1) || !set)
+		return ok & 1;
+	for (uint32_t i = 0; i < b; i++) {
+		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 		uint64_t bit = 1ull << (pos & 63);
 
-		if (ddf_aword_read(&w[pos >> 6]) & bit)
-			continue;
-		if (!set)
-			return false;
-		ddf_aword_or(&w[pos >> 6], bit);
+		if (!(ddf_aword_read(&w[pos >> 6]) & bit))
+			ddf_aword_or(&w[pos >> 6], bit);
 	}
-	return true;
+	return false;
 }
 
 static inline bool ddf_apbbf_do(const struct ddf_apbbf *f, uint64_t z,
