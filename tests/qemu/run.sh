@@ -213,6 +213,12 @@ shell) ;;
 *) die "usage: $0 stock|debug|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
+# Runs from one tree take turns: they share $vm.
+exec 8>"$vm/.lock"
+if ! flock -n 8; then
+	log "waiting for another run in $vm"
+	flock 8
+fi
 t_lane=$(now)
 "$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
 
@@ -221,10 +227,12 @@ if [ "$lane" = shell ]; then
 	if [ "$lane" = debug ]; then
 		kdir=$("$DDF_QEMU/kernel.sh")
 		prepare debug-shell "$kdir/bzImage" "$kdir/build" - 0 1
+		flock -u 8
 		boot debug-shell "$kdir/bzImage" "$DDF_VM_SMP_DEBUG" 0 "" interactive
 	else
 		rel=$(stock_kernels | tail -n 1)
 		prepare "stock-shell" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" 0 1
+		flock -u 8
 		boot "stock-shell" "/boot/vmlinuz-$rel" "$DDF_VM_SMP_STOCK" 0 "" interactive
 	fi
 	exit 0
