@@ -14,6 +14,7 @@
 #include "ddf_filter.h"
 #include "ddf_hash.h"
 #include "ddf_size.h"
+#include "reproduce.h"
 
 struct opts {
 	const char *filter;
@@ -51,6 +52,8 @@ static void usage(FILE *o)
 		"            stream N distinct keys, probe Q never-inserted ones\n"
 		"  speed     --filter F --memory BYTES\n"
 		"            ns per test-and-insert beside ns per dependent read\n"
+		"  reproduce TABLE|list|all [--json] [--quick]\n"
+		"            a paper's table: its values beside ddf's, verdicts\n"
 		"options: --json  --block-bits 64|512 --block-hashes 4|8\n"
 		"         --thp (speed: transparent huge pages for all buffers)\n"
 		"         --fp-bits S (qht family)\n"
@@ -469,6 +472,9 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	cmd = argv[1];
+	/* reproduce has its own small command line */
+	if (!strcmp(cmd, "reproduce"))
+		return ddf_reproduce_main(argc - 2, argv + 2);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
