@@ -9,40 +9,15 @@
  * Keys' counters are computed with the derivation the filter documents:
  * counter i = ddf_reduce(ddf_hash_nth(h, i), m).
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
-struct bdbf_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct bdbf_made bdbf_make(ddf_test_t *t, uint64_t W, uint64_t m,
-				  uint32_t k, uint32_t c)
+static struct ddf_test_made bdbf_make(ddf_test_t *t, uint64_t W, uint64_t m,
+				      uint32_t k, uint32_t c)
 {
 	struct ddf_params p = { .kind = DDF_KIND_BDBF, .window = W, .m = m,
 				.k = k, .cell_bits = c };
-	struct bdbf_made mk = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
-}
-
-static struct ddf_hash bdbf_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
+	return ddf_test_make(t, &p, 0);
 }
 
 static uint64_t bdbf_ctr(const struct ddf_hash *h, uint32_t i, uint64_t m)
@@ -55,23 +30,16 @@ DDF_TEST(bdbf_type_registered)
 	const struct ddf_filter_type *ty = ddf_filter_type_by_name("bdbf");
 
 	DDF_ASSERT(t, ty);
-	DDF_EXPECT_EQ(t, ty->kind, DDF_KIND_BDBF);
-	DDF_EXPECT(t, ddf_filter_type_by_kind(DDF_KIND_BDBF) == ty);
-	DDF_EXPECT(t, !ty->advance);
+	ddf_test_expect_type(t, ty, DDF_KIND_BDBF);
 }
 
 DDF_TEST(bdbf_empty_reports_nothing)
 {
 	struct ddf_filter *f = bdbf_make(t, 100, 4096, 3, 4).f;
-	uint64_t s = 1, hits = 0;
-	unsigned int i;
+	uint64_t s = 1, hits;
 
 	DDF_ASSERT(t, f);
-	for (i = 0; i < 2000; i++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		hits += ddf_filter_lookup(f, &h, 0);
-	}
+	hits = ddf_test_lookup_hits(f, &s, 2000);
 	DDF_EXPECT_EQ(t, hits, 0);
 }
 
@@ -96,7 +64,7 @@ DDF_TEST(bdbf_block_size)
 					.cell_bits = cases[i].c };
 		struct ddf_filter *f;
 		struct ddf_stats st;
-		uint64_t s = 2, n;
+		uint64_t s = 2;
 		const char *why;
 		void *mem;
 
@@ -105,11 +73,7 @@ DDF_TEST(bdbf_block_size)
 		DDF_ASSERT(t, mem);
 		f = ddf_filter_init(mem, ddf_filter_memsize(&p), &p, 0);
 		DDF_ASSERT(t, f);
-		for (n = 0; n < 7; n++) {
-			struct ddf_hash h = bdbf_key(&s);
-
-			ddf_filter_insert(f, &h, 0);
-		}
+		ddf_test_insert_keys(f, &s, 7);
 		ddf_filter_stats(f, &st);
 		DDF_EXPECT_MSG(t, st.gen_size == cases[i].d,
 			       "W=%llu c=%u: d=%llu, expected %llu",
@@ -153,7 +117,7 @@ static void bdbf_expiry_shape(ddf_test_t *t, uint64_t W, uint32_t c,
 	if (!f)
 		return;
 	for (n = 0; n < keys; n++) {
-		struct ddf_hash a = bdbf_key(&s);
+		struct ddf_hash a = ddf_test_key(&s);
 		uint64_t ctr[8], expect = ~0ull, fillers = 0;
 
 		for (i = 0; i < k; i++) {
@@ -171,7 +135,7 @@ static void bdbf_expiry_shape(ddf_test_t *t, uint64_t W, uint32_t c,
 		ddf_filter_insert(f, &a, 0);
 		arrival++;
 		while (ddf_filter_lookup(f, &a, 0) && fillers <= C * d) {
-			struct ddf_hash h = bdbf_key(&s);
+			struct ddf_hash h = ddf_test_key(&s);
 			bool clash = false;
 
 			for (i = 0; i < k; i++)
@@ -241,12 +205,12 @@ DDF_TEST(bdbf_no_false_negative_in_window)
 
 		DDF_ASSERT(t, f);
 		for (n = 0; n < 10 * W + 100; n++) {
-			struct ddf_hash h = bdbf_key(&seed), o;
+			struct ddf_hash h = ddf_test_key(&seed), o;
 
 			ddf_filter_test_and_insert(f, &h, 0);
 			miss += !ddf_filter_lookup(f, &h, 0);
 			if (n + 1 >= W) {
-				o = bdbf_key(&back); /* key n + 1 - W */
+				o = ddf_test_key(&back); /* key n + 1 - W */
 				miss += !ddf_filter_lookup(f, &o, 0);
 			}
 		}
@@ -260,66 +224,36 @@ DDF_TEST(bdbf_no_false_negative_in_window)
 DDF_TEST(bdbf_duplicate_refreshes)
 {
 	struct ddf_filter *f = bdbf_make(t, 100, 1 << 14, 2, 2).f; /* 150 */
-	uint64_t s = 8, n;
-	struct ddf_hash a = bdbf_key(&s);
+	uint64_t s = 8;
+	struct ddf_hash a = ddf_test_key(&s);
 
 	DDF_ASSERT(t, f);
 	DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &a, 0));
-	for (n = 0; n < 99; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_insert(f, &h, 0);
-	}
+	ddf_test_insert_keys(f, &s, 99);
 	DDF_EXPECT(t, ddf_filter_test_and_insert(f, &a, 0));
-	for (n = 0; n < 99; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_insert(f, &h, 0);
-	}
+	ddf_test_insert_keys(f, &s, 99);
 	/* 199 arrivals after the first: only the refresh keeps it */
 	DDF_EXPECT(t, ddf_filter_lookup(f, &a, 0));
-	for (n = 0; n < 151; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_insert(f, &h, 0);
-	}
+	ddf_test_insert_keys(f, &s, 151);
 	DDF_EXPECT(t, !ddf_filter_lookup(f, &a, 0));
 }
 
 DDF_TEST(bdbf_lookup_does_not_modify)
 {
-	struct bdbf_made mk = bdbf_make(t, 50, 2048, 3, 3);
-	uint64_t s = 99, b, diff = 0;
+	struct ddf_test_made mk = bdbf_make(t, 50, 2048, 3, 3);
+	uint64_t s = 99, diff;
 	unsigned char *copy;
-	unsigned int n;
 
 	DDF_ASSERT(t, mk.f);
 	copy = ddf_test_alloc(t, mk.size);
 	DDF_ASSERT(t, copy);
-	for (n = 0; n < 300; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_insert(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		copy[b] = mk.mem[b];
-	for (n = 0; n < 2000; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_lookup(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		diff += copy[b] != mk.mem[b];
+	diff = ddf_test_lookup_changes(&mk, copy, &s, 300, 2000);
 	DDF_EXPECT_EQ(t, diff, 0);
 }
 
 DDF_TEST(bdbf_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "no window", { .m = 4096, .k = 3, .cell_bits = 4 },
 		  DDF_EINVAL },
 		{ "m = 0", { .window = 10, .k = 3, .cell_bits = 4 },
@@ -366,35 +300,19 @@ DDF_TEST(bdbf_bad_params)
 					.m = 4096, .k = 3, .cell_bits = 4 },
 		  DDF_EINVAL },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params p = cases[i].p;
-		const char *why = NULL;
-		int err;
-
-		p.kind = DDF_KIND_BDBF;
-		err = ddf_params_resolve(&p, &why);
-		DDF_EXPECT_MSG(t, err == cases[i].err,
-			       "%s: error %d, expected %d", cases[i].what, err,
-			       cases[i].err);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason given",
-			       cases[i].what);
-	}
+	ddf_test_expect_refused(t, DDF_KIND_BDBF, cases,
+				DDF_ARRAY_SIZE(cases));
 }
 
 DDF_TEST(bdbf_stats_counts)
 {
 	struct ddf_filter *f = bdbf_make(t, 10, 640, 1, 2).f; /* d = 5 */
 	struct ddf_stats st;
-	uint64_t s = 3, n;
+	uint64_t s = 3;
 
 	DDF_ASSERT(t, f);
-	for (n = 0; n < 12; n++) {
-		struct ddf_hash h = bdbf_key(&s);
-
-		ddf_filter_insert(f, &h, 0);
-	}
+	ddf_test_insert_keys(f, &s, 12);
 	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.slots, 640);
 	DDF_EXPECT_EQ(t, st.inserts, 12);
