@@ -15,6 +15,8 @@
 static const struct rp_table rp_tables[] = {
 	{ "apbf-table2", "APBF Table 2: fp (recursion F), eff, false-query accesses, measured fp",
 	  rp_apbf_table2 },
+	{ "apbbf-table3", "APBBF Table 3: blocked fp, APBF (kb, lb) fp, capacity, accesses, measured fp",
+	  rp_apbbf_table3 },
 };
 
 #define RP_NTABLES (sizeof(rp_tables) / sizeof(rp_tables[0]))

@@ -81,6 +81,7 @@ struct ddf_filter *rp_filter(struct ddf_params *p);
 void rp_filter_free(struct ddf_filter *f);
 
 void rp_apbf_table2(struct rp *r);
+void rp_apbbf_table3(struct rp *r);
 
 int ddf_reproduce_main(int argc, char **argv);
 
