@@ -9,40 +9,15 @@
  * filter documents: i1 = ddf_reduce(h1, m), the fingerprint the low f bits
  * of h2, i2 = i1 xor ddf_reduce(ddf_fmix64(fp + 0x9e3779b97f4a7c15), m).
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
-struct ck_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct ck_made ck_make(ddf_test_t *t, uint64_t buckets, uint32_t b,
-			      uint32_t f, uint64_t seed)
+static struct ddf_test_made ck_make(ddf_test_t *t, uint64_t buckets,
+				    uint32_t b, uint32_t f, uint64_t seed)
 {
 	struct ddf_params p = { .kind = DDF_KIND_CUCKOO, .m = buckets, .k = b,
 				.fp_bits = f, .rng_seed = seed };
-	struct ck_made mk = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
-}
-
-static struct ddf_hash ck_rand_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
+	return ddf_test_make(t, &p, 0);
 }
 
 static uint64_t ck_alt(uint64_t i, uint64_t fp, uint64_t m)
@@ -69,38 +44,23 @@ static uint64_t ck_fp_to(uint64_t i1, uint64_t want, uint64_t from)
 	return 0;
 }
 
-static uint64_t ck_used(const struct ddf_filter *f)
-{
-	struct ddf_stats st;
-
-	ddf_filter_stats(f, &st);
-	return st.used;
-}
-
 DDF_TEST(cuckoo_type_registered)
 {
 	const struct ddf_filter_type *ty = ddf_filter_type_by_name("cuckoo");
 
 	DDF_ASSERT(t, ty);
-	DDF_EXPECT_EQ(t, ty->kind, DDF_KIND_CUCKOO);
-	DDF_EXPECT(t, ddf_filter_type_by_kind(DDF_KIND_CUCKOO) == ty);
-	DDF_EXPECT(t, !ty->advance);
+	ddf_test_expect_type(t, ty, DDF_KIND_CUCKOO);
 }
 
 DDF_TEST(cuckoo_empty_reports_nothing)
 {
 	struct ddf_filter *f = ck_make(t, 64, 4, 8, 1).f;
-	uint64_t s = 4, hits = 0;
-	unsigned int i;
+	uint64_t s = 4, hits;
 
 	DDF_ASSERT(t, f);
-	for (i = 0; i < 2000; i++) {
-		struct ddf_hash h = ck_rand_key(&s);
-
-		hits += ddf_filter_lookup(f, &h, 0);
-	}
+	hits = ddf_test_lookup_hits(f, &s, 2000);
 	DDF_EXPECT_EQ(t, hits, 0);
-	DDF_EXPECT_EQ(t, ck_used(f), 0);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 0);
 }
 
 /* Below saturation every key is found right after it is inserted. */
@@ -122,7 +82,7 @@ DDF_TEST(cuckoo_inserted_found)
 
 		DDF_ASSERT(t, f);
 		for (n = 0; n < keys; n++) {
-			struct ddf_hash h = ck_rand_key(&s);
+			struct ddf_hash h = ddf_test_key(&s);
 
 			ddf_filter_test_and_insert(f, &h, 0);
 			lost += !ddf_filter_lookup(f, &h, 0);
@@ -161,11 +121,11 @@ DDF_TEST(cuckoo_relocation)
 				       ddf_filter_lookup(f, &x, 0),
 			       "seed %llu: a key lost in the relocation",
 			       (unsigned long long)seed);
-		DDF_EXPECT_EQ(t, ck_used(f), 3);
+		DDF_EXPECT_EQ(t, ddf_test_used(f), 3);
 		/* found from either bucket: nothing changes */
 		DDF_EXPECT(t, ddf_filter_test_and_insert(f, &a, 0));
 		DDF_EXPECT(t, ddf_filter_test_and_insert(f, &b, 0));
-		DDF_EXPECT_EQ(t, ck_used(f), 3);
+		DDF_EXPECT_EQ(t, ddf_test_used(f), 3);
 	}
 }
 
@@ -181,20 +141,20 @@ DDF_TEST(cuckoo_high_load)
 
 	DDF_ASSERT(t, f);
 	for (n = 0; n < keys; n++) {
-		struct ddf_hash h = ck_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		ddf_filter_test_and_insert(f, &h, 0);
 	}
 	s = 77;
 	for (n = 0; n < keys; n++) {
-		struct ddf_hash h = ck_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		lost += !ddf_filter_lookup(f, &h, 0);
 	}
-	DDF_EXPECT_MSG(t, !lost && ck_used(f) == keys,
+	DDF_EXPECT_MSG(t, !lost && ddf_test_used(f) == keys,
 		       "%u keys at 93%% load: %llu lost, %llu entries used",
 		       keys, (unsigned long long)lost,
-		       (unsigned long long)ck_used(f));
+		       (unsigned long long)ddf_test_used(f));
 }
 
 /*
@@ -214,7 +174,7 @@ DDF_TEST(cuckoo_failure_discarded)
 
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 	}
-	DDF_EXPECT_EQ(t, ck_used(f), 4);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 4);
 	for (n = 0; n < 5; n++) {
 		struct ddf_hash h = { (n & 3) << 62, 1000 + n };
 
@@ -224,11 +184,11 @@ DDF_TEST(cuckoo_failure_discarded)
 	DDF_EXPECT_EQ(t, found, 4);
 	/* and so on: the table keeps 4 of the keys */
 	for (n = 0; n < 200; n++) {
-		struct ddf_hash h = ck_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		ddf_filter_test_and_insert(f, &h, 0);
 	}
-	DDF_EXPECT_EQ(t, ck_used(f), 4);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 4);
 }
 
 /* A fingerprint of zero is re-derived: stored, found, not "empty". */
@@ -259,7 +219,7 @@ DDF_TEST(cuckoo_zero_fingerprint)
 				DDF_EXPECT(t, !dup);
 			DDF_EXPECT(t, ddf_filter_lookup(f, &h, 0));
 		}
-		DDF_EXPECT(t, ck_used(f) >= 1);
+		DDF_EXPECT(t, ddf_test_used(f) >= 1);
 	}
 	/* re-derived (option 3), not mapped to 1 (option 2) */
 	{
@@ -276,52 +236,39 @@ DDF_TEST(cuckoo_zero_fingerprint)
 /* The relocations follow the seed: the same seed, the same table. */
 DDF_TEST(cuckoo_seed_reproducible)
 {
-	struct ck_made a = ck_make(t, 16, 1, 16, 42);
-	struct ck_made b = ck_make(t, 16, 1, 16, 42);
+	struct ddf_test_made a = ck_make(t, 16, 1, 16, 42);
+	struct ddf_test_made b = ck_make(t, 16, 1, 16, 42);
 	uint64_t s = 3, i, diff = 0;
 
 	DDF_ASSERT(t, a.f && b.f);
 	for (i = 0; i < 40; i++) { /* far past full: many relocations */
-		struct ddf_hash h = ck_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		ddf_filter_insert(a.f, &h, 0);
 		ddf_filter_insert(b.f, &h, 0);
 	}
 	s = 3;
 	for (i = 0; i < 40; i++) {
-		struct ddf_hash h = ck_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		diff += ddf_filter_lookup(a.f, &h, 0) !=
 			ddf_filter_lookup(b.f, &h, 0);
 	}
 	DDF_EXPECT_EQ(t, diff, 0);
-	DDF_EXPECT_EQ(t, ck_used(a.f), 16);
+	DDF_EXPECT_EQ(t, ddf_test_used(a.f), 16);
 }
 
 DDF_TEST(cuckoo_lookup_does_not_modify)
 {
-	struct ck_made mk = ck_make(t, 64, 2, 8, 5);
-	uint64_t s = 99, b, diff = 0;
+	struct ddf_test_made mk = ck_make(t, 64, 2, 8, 5);
+	uint64_t s = 99, diff;
 	unsigned char *copy;
-	unsigned int n;
 
 	DDF_ASSERT(t, mk.f);
 	copy = ddf_test_alloc(t, mk.size);
 	DDF_ASSERT(t, copy);
-	for (n = 0; n < 300; n++) { /* past full */
-		struct ddf_hash h = ck_rand_key(&s);
-
-		ddf_filter_insert(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		copy[b] = mk.mem[b];
-	for (n = 0; n < 2000; n++) {
-		struct ddf_hash h = ck_rand_key(&s);
-
-		ddf_filter_lookup(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		diff += copy[b] != mk.mem[b];
+	/* 300 keys: past full */
+	diff = ddf_test_lookup_changes(&mk, copy, &s, 300, 2000);
 	DDF_EXPECT_EQ(t, diff, 0);
 }
 
@@ -342,11 +289,7 @@ DDF_TEST(cuckoo_resolve_fills)
 
 DDF_TEST(cuckoo_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "b = 0", { .fp_bits = 8, .m = 16 }, DDF_EINVAL },
 		{ "f = 0", { .k = 4, .m = 16 }, DDF_EINVAL },
 		{ "b * f = 65", { .k = 5, .fp_bits = 13, .m = 16 },
@@ -382,21 +325,9 @@ DDF_TEST(cuckoo_bad_params)
 		{ "queue inner_kind", { .inner_kind = 3, .k = 4, .fp_bits = 8,
 					.m = 16 }, DDF_EINVAL },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params p = cases[i].p;
-		const char *why = NULL;
-		int err;
-
-		p.kind = DDF_KIND_CUCKOO;
-		err = ddf_params_resolve(&p, &why);
-		DDF_EXPECT_MSG(t, err == cases[i].err,
-			       "%s: error %d, expected %d", cases[i].what, err,
-			       cases[i].err);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason given",
-			       cases[i].what);
-	}
+	ddf_test_expect_refused(t, DDF_KIND_CUCKOO, cases,
+				DDF_ARRAY_SIZE(cases));
 }
 
 DDF_TEST(cuckoo_stats_counts)
