@@ -17,6 +17,10 @@ static const struct rp_table rp_tables[] = {
 	  rp_apbf_table2 },
 	{ "apbbf-table3", "APBBF Table 3: blocked fp, APBF (kb, lb) fp, capacity, accesses, measured fp",
 	  rp_apbbf_table3 },
+	{ "qht-table1", "QHT Table 1: FPR, FNR, FPR+FNR for S = 4 .. 64 at ~65,536 bits",
+	  rp_qht_table1 },
+	{ "qht-table5", "QHT/QQHTD Table 5, artificial stream: FPR+FNR for k = 2 .. 16",
+	  rp_qht_table5 },
 };
 
 #define RP_NTABLES (sizeof(rp_tables) / sizeof(rp_tables[0]))
@@ -301,7 +305,10 @@ static void rp_print_md(const struct rp *r, double secs)
 		const struct rp_row *w = &r->rows[i];
 
 		rp_num(p, sizeof(p), w->paper, false);
-		rp_num(d, sizeof(d), w->ddf, false);
+		if (w->mode == RP_TREND)
+			snprintf(d, sizeof(d), "%s", w->ddf == 1 ? "yes" : "no");
+		else
+			rp_num(d, sizeof(d), w->ddf, false);
 		rp_num(x, sizeof(x), w->ddf - w->paper, true);
 		rp_tol_text(w, tol, sizeof(tol));
 		printf("| %s | %s | %s | %s | %s | %s | %s |\n", w->row,
