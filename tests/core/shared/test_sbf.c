@@ -8,40 +8,15 @@
  * Keys that must land on a given cell are searched for with the same
  * derivation the filter documents: cell i = ddf_reduce(ddf_hash_nth(h, i), m).
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
-struct sbf_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct sbf_made sbf_make(ddf_test_t *t, uint64_t m, uint32_t d,
-				uint32_t K, uint32_t P, uint64_t seed)
+static struct ddf_test_made sbf_make(ddf_test_t *t, uint64_t m, uint32_t d,
+				     uint32_t K, uint32_t P, uint64_t seed)
 {
 	struct ddf_params p = { .kind = DDF_KIND_SBF, .m = m, .cell_bits = d,
 				.k = K, .decrements = P, .rng_seed = seed };
-	struct sbf_made mk = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
-}
-
-static struct ddf_hash sbf_rand_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
+	return ddf_test_make(t, &p, 0);
 }
 
 /* A key whose single cell (K = 1) among m is cell. */
@@ -51,17 +26,9 @@ static struct ddf_hash sbf_key_at(uint64_t m, uint64_t cell, uint64_t salt)
 	struct ddf_hash h;
 
 	do
-		h = sbf_rand_key(&s);
+		h = ddf_test_key(&s);
 	while (ddf_reduce(ddf_hash_nth(&h, 0), m) != cell);
 	return h;
-}
-
-static uint64_t sbf_used(const struct ddf_filter *f)
-{
-	struct ddf_stats st;
-
-	ddf_filter_stats(f, &st);
-	return st.used;
 }
 
 DDF_TEST(sbf_type_registered)
@@ -69,25 +36,18 @@ DDF_TEST(sbf_type_registered)
 	const struct ddf_filter_type *ty = ddf_filter_type_by_name("sbf");
 
 	DDF_ASSERT(t, ty);
-	DDF_EXPECT_EQ(t, ty->kind, DDF_KIND_SBF);
-	DDF_EXPECT(t, ddf_filter_type_by_kind(DDF_KIND_SBF) == ty);
-	DDF_EXPECT(t, !ty->advance);
+	ddf_test_expect_type(t, ty, DDF_KIND_SBF);
 }
 
 DDF_TEST(sbf_empty_reports_nothing)
 {
 	struct ddf_filter *f = sbf_make(t, 1000, 2, 2, 10, 1).f;
-	uint64_t s = 3, hits = 0;
-	unsigned int i;
+	uint64_t s = 3, hits;
 
 	DDF_ASSERT(t, f);
-	for (i = 0; i < 2000; i++) {
-		struct ddf_hash h = sbf_rand_key(&s);
-
-		hits += ddf_filter_lookup(f, &h, 0);
-	}
+	hits = ddf_test_lookup_hits(f, &s, 2000);
 	DDF_EXPECT_EQ(t, hits, 0);
-	DDF_EXPECT_EQ(t, sbf_used(f), 0);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 0);
 }
 
 /*
@@ -113,7 +73,7 @@ DDF_TEST(sbf_inserted_found)
 
 		DDF_ASSERT(t, f);
 		for (n = 0; n < 2000; n++) {
-			struct ddf_hash h = sbf_rand_key(&s);
+			struct ddf_hash h = ddf_test_key(&s);
 
 			ddf_filter_test_and_insert(f, &h, 0);
 			lost += !ddf_filter_lookup(f, &h, 0);
@@ -132,7 +92,7 @@ DDF_TEST(sbf_answer_before_update)
 {
 	struct ddf_filter *f = sbf_make(t, 1, 2, 1, 1, 0).f;
 	uint64_t s = 5;
-	struct ddf_hash a = sbf_rand_key(&s), b = sbf_rand_key(&s);
+	struct ddf_hash a = ddf_test_key(&s), b = ddf_test_key(&s);
 
 	DDF_ASSERT(t, f);
 	DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &a, 0));
@@ -154,9 +114,9 @@ DDF_TEST(sbf_decrement_skips_zero)
 
 	DDF_ASSERT(t, f);
 	ddf_filter_insert(f, &a, 0);
-	DDF_EXPECT_EQ(t, sbf_used(f), 1);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 1);
 	ddf_filter_insert(f, &b, 0);
-	DDF_EXPECT(t, sbf_used(f) >= 1 && sbf_used(f) <= 2);
+	DDF_EXPECT(t, ddf_test_used(f) >= 1 && ddf_test_used(f) <= 2);
 	DDF_EXPECT(t, ddf_filter_lookup(f, &b, 0));
 	for (c = 0; c < 64; c++) {
 		struct ddf_hash h = sbf_key_at(64, c, 2);
@@ -260,14 +220,14 @@ DDF_TEST(sbf_set_to_max_refreshes)
 /* The decrements follow the seed: the same seed, the same state. */
 DDF_TEST(sbf_seed_reproducible)
 {
-	struct sbf_made a = sbf_make(t, 512, 2, 2, 20, 77);
-	struct sbf_made b = sbf_make(t, 512, 2, 2, 20, 77);
-	struct sbf_made c = sbf_make(t, 512, 2, 2, 20, 78);
+	struct ddf_test_made a = sbf_make(t, 512, 2, 2, 20, 77);
+	struct ddf_test_made b = sbf_make(t, 512, 2, 2, 20, 77);
+	struct ddf_test_made c = sbf_make(t, 512, 2, 2, 20, 78);
 	uint64_t s = 1, i, same_ab = 1, same_ac = 1;
 
 	DDF_ASSERT(t, a.f && b.f && c.f);
 	for (i = 0; i < 300; i++) {
-		struct ddf_hash h = sbf_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		ddf_filter_insert(a.f, &h, 0);
 		ddf_filter_insert(b.f, &h, 0);
@@ -282,44 +242,26 @@ DDF_TEST(sbf_seed_reproducible)
 		same_ac &= x == ddf_filter_lookup(c.f, &h, 0);
 	}
 	DDF_EXPECT(t, same_ab);
-	DDF_EXPECT(t, sbf_used(a.f) == sbf_used(b.f));
-	DDF_EXPECT(t, !same_ac || sbf_used(a.f) != sbf_used(c.f));
+	DDF_EXPECT(t, ddf_test_used(a.f) == ddf_test_used(b.f));
+	DDF_EXPECT(t, !same_ac || ddf_test_used(a.f) != ddf_test_used(c.f));
 }
 
 DDF_TEST(sbf_lookup_does_not_modify)
 {
-	struct sbf_made mk = sbf_make(t, 4096, 2, 2, 30, 5);
-	uint64_t s = 99, b, diff = 0;
+	struct ddf_test_made mk = sbf_make(t, 4096, 2, 2, 30, 5);
+	uint64_t s = 99, diff;
 	unsigned char *copy;
-	unsigned int n;
 
 	DDF_ASSERT(t, mk.f);
 	copy = ddf_test_alloc(t, mk.size);
 	DDF_ASSERT(t, copy);
-	for (n = 0; n < 1000; n++) {
-		struct ddf_hash h = sbf_rand_key(&s);
-
-		ddf_filter_insert(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		copy[b] = mk.mem[b];
-	for (n = 0; n < 2000; n++) {
-		struct ddf_hash h = sbf_rand_key(&s);
-
-		ddf_filter_lookup(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		diff += copy[b] != mk.mem[b];
+	diff = ddf_test_lookup_changes(&mk, copy, &s, 1000, 2000);
 	DDF_EXPECT_EQ(t, diff, 0);
 }
 
 DDF_TEST(sbf_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "m = 0", { .k = 2, .cell_bits = 2, .decrements = 10 },
 		  DDF_EINVAL },
 		{ "K = 0", { .m = 64, .cell_bits = 2, .decrements = 10 },
@@ -361,21 +303,8 @@ DDF_TEST(sbf_bad_params)
 					.cell_bits = 2, .decrements = 10 },
 		  DDF_EINVAL },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params p = cases[i].p;
-		const char *why = NULL;
-		int err;
-
-		p.kind = DDF_KIND_SBF;
-		err = ddf_params_resolve(&p, &why);
-		DDF_EXPECT_MSG(t, err == cases[i].err,
-			       "%s: error %d, expected %d", cases[i].what, err,
-			       cases[i].err);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason given",
-			       cases[i].what);
-	}
+	ddf_test_expect_refused(t, DDF_KIND_SBF, cases, DDF_ARRAY_SIZE(cases));
 	/* the limits themselves are accepted */
 	{
 		struct ddf_params p = { .kind = DDF_KIND_SBF, .m = 1,
