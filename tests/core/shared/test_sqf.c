@@ -8,9 +8,7 @@
  * Hashes are built by hand: h1 carries the row in its top q bits, h2 the
  * r-bit remainder in its low bits.
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
 /* 4 rows: q = 2, ddf_reduce(row << 62, 4) == row */
 static struct ddf_hash sqf_key(uint64_t row, uint64_t rem)
@@ -20,37 +18,15 @@ static struct ddf_hash sqf_key(uint64_t row, uint64_t rem)
 	return h;
 }
 
-static struct ddf_hash sqf_rand_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
-}
-
-struct sqf_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct sqf_made sqf_make(ddf_test_t *t, uint32_t k, uint32_t r,
-				uint32_t sigma, uint64_t rows, uint64_t seed)
+static struct ddf_test_made sqf_make(ddf_test_t *t, uint32_t k, uint32_t r,
+				     uint32_t sigma, uint64_t rows,
+				     uint64_t seed)
 {
 	struct ddf_params p = { .kind = DDF_KIND_SQF, .k = k, .fp_bits = r,
 				.cell_bits = sigma, .m = rows,
 				.rng_seed = seed };
-	struct sqf_made mk = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
+	return ddf_test_make(t, &p, 0);
 }
 
 static struct ddf_filter *sqf_filter(ddf_test_t *t, uint32_t k, uint32_t r,
@@ -59,36 +35,22 @@ static struct ddf_filter *sqf_filter(ddf_test_t *t, uint32_t k, uint32_t r,
 	return sqf_make(t, k, r, sigma, rows, 1).f;
 }
 
-static uint64_t sqf_used(const struct ddf_filter *f)
-{
-	struct ddf_stats st;
-
-	ddf_filter_stats(f, &st);
-	return st.used;
-}
-
 DDF_TEST(sqf_type_registered)
 {
 	const struct ddf_filter_type *ty = ddf_filter_type_by_name("sqf");
 
 	DDF_ASSERT(t, ty);
-	DDF_EXPECT_EQ(t, ty->kind, DDF_KIND_SQF);
-	DDF_EXPECT(t, ddf_filter_type_by_kind(DDF_KIND_SQF) == ty);
-	DDF_EXPECT(t, !ty->advance);
+	ddf_test_expect_type(t, ty, DDF_KIND_SQF);
 }
 
 DDF_TEST(sqf_empty_reports_nothing)
 {
 	struct ddf_filter *f = sqf_filter(t, 4, 8, 6, 64);
-	uint64_t s = 11, hits = 0;
+	uint64_t s = 11, hits;
 	unsigned int i;
 
 	DDF_ASSERT(t, f);
-	for (i = 0; i < 2000; i++) {
-		struct ddf_hash h = sqf_rand_key(&s);
-
-		hits += ddf_filter_lookup(f, &h, 0);
-	}
+	hits = ddf_test_lookup_hits(f, &s, 2000);
 	/* the all-zero remainder (fingerprint 0 || 0) is not "empty" */
 	for (i = 0; i < 4; i++) {
 		struct ddf_hash h = sqf_key(i, 0);
@@ -96,7 +58,7 @@ DDF_TEST(sqf_empty_reports_nothing)
 		hits += ddf_filter_lookup(f, &h, 0);
 	}
 	DDF_EXPECT_EQ(t, hits, 0);
-	DDF_EXPECT_EQ(t, sqf_used(f), 0);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 0);
 }
 
 DDF_TEST(sqf_inserted_found)
@@ -107,7 +69,7 @@ DDF_TEST(sqf_inserted_found)
 
 	DDF_ASSERT(t, f);
 	for (i = 0; i < 3000; i++) {
-		struct ddf_hash h = sqf_rand_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		dups += ddf_filter_test_and_insert(f, &h, 0);
 		lost += !ddf_filter_lookup(f, &h, 0);
@@ -207,7 +169,7 @@ DDF_TEST(sqf_full_row_random_replacement)
 	unsigned int i;
 
 	for (seed = 0; seed < 64; seed++) {
-		struct sqf_made mk = sqf_make(t, 4, 8, 6, 4, seed);
+		struct ddf_test_made mk = sqf_make(t, 4, 8, 6, 4, seed);
 		int gone = -1, again = -1;
 		struct ddf_hash h;
 
@@ -218,12 +180,12 @@ DDF_TEST(sqf_full_row_random_replacement)
 		}
 		h = sqf_key(3, rems[2]);
 		DDF_EXPECT(t, ddf_filter_test_and_insert(mk.f, &h, 0));
-		DDF_EXPECT_EQ(t, sqf_used(mk.f), 4);
+		DDF_EXPECT_EQ(t, ddf_test_used(mk.f), 4);
 
 		h = sqf_key(3, rems[4]);
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(mk.f, &h, 0));
 		DDF_EXPECT(t, ddf_filter_lookup(mk.f, &h, 0));
-		DDF_EXPECT_EQ(t, sqf_used(mk.f), 4);
+		DDF_EXPECT_EQ(t, ddf_test_used(mk.f), 4);
 		for (i = 0; i < 4; i++) {
 			h = sqf_key(3, rems[i]);
 			if (!ddf_filter_lookup(mk.f, &h, 0)) {
@@ -290,7 +252,7 @@ DDF_TEST(sqf_rows_share_words)
 
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 	}
-	DDF_EXPECT_EQ(t, sqf_used(f), rows);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), rows);
 	for (r = 0; r < rows; r++) {
 		/* r = 2, r' = 1: the four remainders are four fingerprints */
 		struct ddf_hash h = { r << 58, r & 3 };
@@ -312,34 +274,20 @@ DDF_TEST(sqf_rows_share_words)
 				lost += !ddf_filter_lookup(f, &o, 0);
 		}
 		DDF_EXPECT_EQ(t, lost, 0);
-		DDF_EXPECT_EQ(t, sqf_used(f), rows);
+		DDF_EXPECT_EQ(t, ddf_test_used(f), rows);
 	}
 }
 
 DDF_TEST(sqf_lookup_does_not_modify)
 {
-	struct sqf_made mk = sqf_make(t, 3, 10, 8, 64, 5);
-	uint64_t s = 99, b, diff = 0;
+	struct ddf_test_made mk = sqf_make(t, 3, 10, 8, 64, 5);
+	uint64_t s = 99, diff;
 	unsigned char *copy;
-	unsigned int n;
 
 	DDF_ASSERT(t, mk.f);
 	copy = ddf_test_alloc(t, mk.size);
 	DDF_ASSERT(t, copy);
-	for (n = 0; n < 300; n++) {
-		struct ddf_hash h = sqf_rand_key(&s);
-
-		ddf_filter_insert(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		copy[b] = mk.mem[b];
-	for (n = 0; n < 2000; n++) {
-		struct ddf_hash h = sqf_rand_key(&s);
-
-		ddf_filter_lookup(mk.f, &h, 0);
-	}
-	for (b = 0; b < mk.size; b++)
-		diff += copy[b] != mk.mem[b];
+	diff = ddf_test_lookup_changes(&mk, copy, &s, 300, 2000);
 	DDF_EXPECT_EQ(t, diff, 0);
 }
 
@@ -386,11 +334,7 @@ DDF_TEST(sqf_resolve_fills)
 
 DDF_TEST(sqf_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "k = 0", { .fp_bits = 8, .m = 16 }, DDF_EINVAL },
 		{ "r = 0", { .k = 1, .m = 16 }, DDF_EINVAL },
 		{ "r = 1 leaves no r' < r", { .k = 1, .fp_bits = 1, .m = 16 },
@@ -438,21 +382,8 @@ DDF_TEST(sqf_bad_params)
 		  { .subfilters = 4, .k = 1, .fp_bits = 8, .m = 16 },
 		  DDF_EINVAL },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params p = cases[i].p;
-		const char *why = NULL;
-		int err;
-
-		p.kind = DDF_KIND_SQF;
-		err = ddf_params_resolve(&p, &why);
-		DDF_EXPECT_MSG(t, err == cases[i].err,
-			       "%s: error %d, expected %d", cases[i].what, err,
-			       cases[i].err);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason given",
-			       cases[i].what);
-	}
+	ddf_test_expect_refused(t, DDF_KIND_SQF, cases, DDF_ARRAY_SIZE(cases));
 }
 
 DDF_TEST(sqf_stats_counts)
