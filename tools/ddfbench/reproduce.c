@@ -21,6 +21,8 @@ static const struct rp_table rp_tables[] = {
 	  rp_qht_table1 },
 	{ "qht-table5", "QHT/QQHTD Table 5, artificial stream: FPR+FNR for k = 2 .. 16",
 	  rp_qht_table5 },
+	{ "shf-wmax", "SHF/CSHF w_max linear fits (0.0233M+186, 0.0627M+443), FP measured at w_max",
+	  rp_shf_wmax },
 };
 
 #define RP_NTABLES (sizeof(rp_tables) / sizeof(rp_tables[0]))
