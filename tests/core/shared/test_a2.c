@@ -8,46 +8,20 @@
  * would need several bits of one key out of 8 to 64 to collide: the
  * deterministic keys below have none.
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
-struct a2_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct a2_made a2_make(ddf_test_t *t, uint64_t window, uint64_t m,
-			      uint32_t k)
+static struct ddf_test_made a2_make(ddf_test_t *t, uint64_t window,
+				    uint64_t m, uint32_t k)
 {
 	struct ddf_params p = { .kind = DDF_KIND_A2, .window = window, .m = m,
 				.k = k };
-	struct a2_made mk = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
+	return ddf_test_make(t, &p, 0);
 }
 
 static struct ddf_hash a2_key(uint64_t i)
 {
-	uint64_t s = i * 0x2545f4914f6cdd1dull + 17;
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(&s);
-	h.h2 = ddf_test_rand(&s);
-	return h;
-}
-
-static void a2_stats_of(const struct ddf_filter *f, struct ddf_stats *st)
-{
-	ddf_filter_stats(f, st);
+	return ddf_test_key_at(i * 0x2545f4914f6cdd1dull + 17);
 }
 
 DDF_TEST(a2_type_registered)
@@ -55,9 +29,7 @@ DDF_TEST(a2_type_registered)
 	const struct ddf_filter_type *ty = ddf_filter_type_by_name("a2");
 
 	DDF_ASSERT(t, ty);
-	DDF_EXPECT_EQ(t, ty->kind, DDF_KIND_A2);
-	DDF_EXPECT(t, ddf_filter_type_by_kind(DDF_KIND_A2) == ty);
-	DDF_EXPECT(t, !ty->advance);
+	ddf_test_expect_type(t, ty, DDF_KIND_A2);
 }
 
 DDF_TEST(a2_empty_reports_nothing)
@@ -106,12 +78,12 @@ DDF_TEST(a2_swap_after_capacity)
 		h = a2_key(i);
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 	}
-	a2_stats_of(f, &st);
+	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.generation, 0);
 	DDF_EXPECT_EQ(t, st.inserts, 3);
 	h = a2_key(3);
 	DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
-	a2_stats_of(f, &st);
+	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.generation, 1);
 	DDF_EXPECT_EQ(t, st.used, 0); /* a1 is empty after a swap */
 	for (i = 0; i < 4; i++) {
@@ -124,7 +96,7 @@ DDF_TEST(a2_swap_after_capacity)
 		h = a2_key(i);
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 	}
-	a2_stats_of(f, &st);
+	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.generation, 2);
 	for (i = 0; i < 8; i++) {
 		h = a2_key(i);
@@ -159,14 +131,14 @@ DDF_TEST(a2_copy_on_find)
 			DDF_EXPECT(t, ddf_filter_test_and_insert(f, &h, 0));
 		else
 			DDF_EXPECT(t, ddf_filter_lookup(f, &h, 0));
-		a2_stats_of(f, &st);
+		ddf_filter_stats(f, &st);
 		/* the copy took a place in a1 */
 		DDF_EXPECT_EQ(t, st.inserts, copy[c] ? 5 : 4);
 		for (i = 4; i < (copy[c] ? 7 : 8); i++) {
 			h = a2_key(i);
 			DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 		}
-		a2_stats_of(f, &st);
+		ddf_filter_stats(f, &st);
 		DDF_EXPECT_EQ(t, st.generation, 2);
 		h = a2_key(0);
 		DDF_EXPECT_MSG(t, ddf_filter_lookup(f, &h, 0) == copy[c],
@@ -193,7 +165,7 @@ DDF_TEST(a2_found_in_a1_does_not_age)
 		DDF_EXPECT(t, ddf_filter_test_and_insert(f, &h, 0));
 		ddf_filter_insert(f, &h, 0);
 	}
-	a2_stats_of(f, &st);
+	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.generation, 0);
 	DDF_EXPECT_EQ(t, st.inserts, 1);
 }
@@ -220,7 +192,7 @@ DDF_TEST(a2_no_false_negative_in_window)
 		struct ddf_stats st;
 
 		DDF_ASSERT(t, f);
-		a2_stats_of(f, &st);
+		ddf_filter_stats(f, &st);
 		DDF_EXPECT_EQ(t, st.window, w);
 		for (i = 0; i < 4 * w + 50; i++) {
 			struct ddf_hash h = a2_key(i + 1000000 * s);
@@ -240,8 +212,8 @@ DDF_TEST(a2_no_false_negative_in_window)
 
 DDF_TEST(a2_lookup_does_not_modify)
 {
-	struct a2_made mk = a2_make(t, 50, 4096, 3);
-	uint64_t i, b, diff = 0;
+	struct ddf_test_made mk = a2_make(t, 50, 4096, 3);
+	uint64_t i, diff;
 	unsigned char *copy;
 
 	DDF_ASSERT(t, mk.f);
@@ -252,25 +224,19 @@ DDF_TEST(a2_lookup_does_not_modify)
 
 		ddf_filter_insert(mk.f, &h, 0);
 	}
-	for (b = 0; b < mk.size; b++)
-		copy[b] = mk.mem[b];
+	ddf_test_snapshot(&mk, copy);
 	for (i = 0; i < 3000; i++) { /* old keys (a2) and new ones */
 		struct ddf_hash h = a2_key(i);
 
 		ddf_filter_lookup(mk.f, &h, 0);
 	}
-	for (b = 0; b < mk.size; b++)
-		diff += copy[b] != mk.mem[b];
+	diff = ddf_test_changed(&mk, copy);
 	DDF_EXPECT_EQ(t, diff, 0);
 }
 
 DDF_TEST(a2_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "no window", { .m = 4096, .k = 3 }, DDF_EINVAL },
 		{ "m = 0", { .window = 10, .k = 3 }, DDF_EINVAL },
 		{ "k = 0", { .window = 10, .m = 4096 }, DDF_EINVAL },
@@ -304,21 +270,8 @@ DDF_TEST(a2_bad_params)
 		{ "queue inner_kind", { .inner_kind = 3, .window = 10,
 					.m = 4096, .k = 3 }, DDF_EINVAL },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params p = cases[i].p;
-		const char *why = NULL;
-		int err;
-
-		p.kind = DDF_KIND_A2;
-		err = ddf_params_resolve(&p, &why);
-		DDF_EXPECT_MSG(t, err == cases[i].err,
-			       "%s: error %d, expected %d", cases[i].what, err,
-			       cases[i].err);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason given",
-			       cases[i].what);
-	}
+	ddf_test_expect_refused(t, DDF_KIND_A2, cases, DDF_ARRAY_SIZE(cases));
 }
 
 DDF_TEST(a2_stats_counts)
@@ -333,7 +286,7 @@ DDF_TEST(a2_stats_counts)
 
 		ddf_filter_insert(f, &h, 0);
 	}
-	a2_stats_of(f, &st);
+	ddf_filter_stats(f, &st);
 	DDF_EXPECT_EQ(t, st.window, 10);
 	DDF_EXPECT_EQ(t, st.gen_size, 10);
 	DDF_EXPECT_EQ(t, st.generation, 2);
