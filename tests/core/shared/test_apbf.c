@@ -4,33 +4,19 @@
  * negatives inside the window (count and time based, with idle gaps),
  * generation bookkeeping, and rejection of bad parameters.
  */
-#include "ddf_test.h"
-#include "ddf_filter.h"
+#include "ddf_test_util.h"
 
 #define NS_PER_US 1000ull
 
 static struct ddf_hash key(uint64_t seed, uint64_t i)
 {
-	struct ddf_hash h;
-	uint64_t s = seed ^ (i * 0x9e3779b97f4a7c15ull);
-
-	h.h1 = ddf_test_rand(&s);
-	h.h2 = ddf_test_rand(&s);
-	return h;
+	return ddf_test_key_at(seed ^ (i * 0x9e3779b97f4a7c15ull));
 }
 
 static struct ddf_filter *make(ddf_test_t *t, struct ddf_params *p,
 			       uint64_t now)
 {
-	const char *why = NULL;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, now) : NULL;
+	return ddf_test_make(t, p, now).f;
 }
 
 /*
@@ -223,15 +209,9 @@ DDF_TEST(apbf_lookup_does_not_insert)
 	}
 }
 
-struct bad_case {
-	const char *what;
-	struct ddf_params p;
-	int err;
-};
-
 DDF_TEST(apbf_bad_params_rejected)
 {
-	static const struct bad_case cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "unknown kind", { .kind = 99, .k = 4, .l = 3, .window = 10 },
 		  DDF_EINVAL },
 		{ "k = 0", { .kind = DDF_KIND_APBF, .l = 3, .window = 10 },
