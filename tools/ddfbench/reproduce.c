@@ -23,6 +23,8 @@ static const struct rp_table rp_tables[] = {
 	  rp_qht_table5 },
 	{ "shf-wmax", "SHF/CSHF w_max linear fits (0.0233M+186, 0.0627M+443), FP measured at w_max",
 	  rp_shf_wmax },
+	{ "bsbf-tables", "BSBF/BSBFSD/RLBSBF Tables 1-3: FPR, FNR for k = 1 .. 5, scaled stream",
+	  rp_bsbf_tables },
 };
 
 #define RP_NTABLES (sizeof(rp_tables) / sizeof(rp_tables[0]))
