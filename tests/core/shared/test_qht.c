@@ -7,9 +7,7 @@
  * fingerprint (low s bits of h2) and the victim of a full QHT row (high 32
  * bits of h2).
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 
 /* 4 rows: ddf_reduce(row << 62, 4) == row. */
 #define ROWS 4
@@ -21,40 +19,18 @@ static struct ddf_hash key(uint64_t row, uint64_t fp, uint64_t victim)
 	return h;
 }
 
-struct made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct made make(ddf_test_t *t, uint32_t kind, uint32_t k, uint32_t s,
-			uint64_t rows)
+static struct ddf_test_made make(ddf_test_t *t, uint32_t kind, uint32_t k,
+				 uint32_t s, uint64_t rows)
 {
 	struct ddf_params p = { .kind = kind, .k = k, .fp_bits = s, .m = rows };
-	struct made r = { 0 };
-	const char *why;
 
-	if (ddf_params_resolve(&p, &why))
-		return r;
-	r.size = ddf_filter_memsize(&p);
-	r.mem = ddf_test_alloc(t, r.size);
-	if (r.mem)
-		r.f = ddf_filter_init(r.mem, r.size, &p, 0);
-	return r;
+	return ddf_test_make(t, &p, 0);
 }
 
 static struct ddf_filter *filter(ddf_test_t *t, uint32_t kind, uint32_t k,
 				 uint32_t s, uint64_t rows)
 {
 	return make(t, kind, k, s, rows).f;
-}
-
-static uint64_t used(const struct ddf_filter *f)
-{
-	struct ddf_stats st;
-
-	ddf_filter_stats(f, &st);
-	return st.used;
 }
 
 static const uint32_t kinds[] = { DDF_KIND_QHT, DDF_KIND_QHTD, DDF_KIND_QQHTD };
@@ -69,9 +45,7 @@ DDF_TEST(qht_types_registered)
 			ddf_filter_type_by_name(names[i]);
 
 		DDF_ASSERT(t, ty);
-		DDF_EXPECT_EQ(t, ty->kind, kinds[i]);
-		DDF_EXPECT(t, ddf_filter_type_by_kind(kinds[i]) == ty);
-		DDF_EXPECT(t, !ty->advance);
+		ddf_test_expect_type(t, ty, kinds[i]);
 	}
 }
 
@@ -91,7 +65,7 @@ DDF_TEST(qqhtd_fifo_eviction)
 		h = key(2, fp, 0);
 		DDF_EXPECT(t, ddf_filter_lookup(f, &h, 0));
 	}
-	DDF_EXPECT_EQ(t, used(f), 4);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 4);
 
 	/* k + 1 = 5th key: the first is forgotten, the others stay */
 	h = key(2, 5, 0);
@@ -114,7 +88,7 @@ DDF_TEST(qqhtd_fifo_eviction)
 	/* other rows are untouched */
 	h = key(1, 4, 0);
 	DDF_EXPECT(t, !ddf_filter_lookup(f, &h, 0));
-	DDF_EXPECT_EQ(t, used(f), 4);
+	DDF_EXPECT_EQ(t, ddf_test_used(f), 4);
 }
 
 /* Algorithm 2 appends even a duplicate, so it is remembered afresh. */
@@ -162,14 +136,14 @@ DDF_TEST(qhtd_stores_duplicates)
 		DDF_ASSERT(t, f);
 		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &h, 0));
 		DDF_EXPECT(t, ddf_filter_test_and_insert(f, &h, 0));
-		DDF_EXPECT_MSG(t, used(f) == copies[i],
+		DDF_EXPECT_MSG(t, ddf_test_used(f) == copies[i],
 			       "%s holds %llu copies, expected %llu",
 			       ddf_kind_name(kinds[i]),
-			       (unsigned long long)used(f),
+			       (unsigned long long)ddf_test_used(f),
 			       (unsigned long long)copies[i]);
 		/* insert alone follows the same rule */
 		ddf_filter_insert(f, &h, 0);
-		DDF_EXPECT_EQ(t, used(f), copies[i] == 1 ? 1 : 3);
+		DDF_EXPECT_EQ(t, ddf_test_used(f), copies[i] == 1 ? 1 : 3);
 	}
 }
 
@@ -217,7 +191,7 @@ DDF_TEST(qht_full_row_victim)
 		DDF_EXPECT_MSG(t, ddf_filter_lookup(f, &h, 0),
 			       "case %u: fingerprint %llu lost", i,
 			       (unsigned long long)cases[i].kept);
-		DDF_EXPECT_EQ(t, used(f), 2);
+		DDF_EXPECT_EQ(t, ddf_test_used(f), 2);
 	}
 }
 
@@ -246,7 +220,7 @@ static void zero_fp_shape(ddf_test_t *t, uint32_t kind, uint32_t k, uint32_t s,
 		DDF_EXPECT(t, ddf_filter_test_and_insert(f, &h, 0));
 	}
 	/* QHTD and QQHTD store the duplicate again */
-	DDF_EXPECT_MSG(t, used(f) >= ROWS,
+	DDF_EXPECT_MSG(t, ddf_test_used(f) >= ROWS,
 		       "%s k=%u s=%u: zero fingerprint not stored",
 		       ddf_kind_name(kind), k, s);
 }
@@ -279,31 +253,17 @@ DDF_TEST(qht_zero_fingerprint)
 DDF_TEST(qht_lookup_does_not_modify)
 {
 	uint64_t seed = 7;
-	unsigned int i, n;
+	unsigned int i;
 
 	for (i = 0; i < 3; i++) {
-		struct made m = make(t, kinds[i], 4, 12, 64);
+		struct ddf_test_made m = make(t, kinds[i], 4, 12, 64);
 		unsigned char *copy;
-		uint64_t b, diff = 0;
-		struct ddf_hash h;
+		uint64_t diff;
 
 		DDF_ASSERT(t, m.f);
 		copy = ddf_test_alloc(t, m.size);
 		DDF_ASSERT(t, copy);
-		for (n = 0; n < 200; n++) {
-			h.h1 = ddf_test_rand(&seed);
-			h.h2 = ddf_test_rand(&seed);
-			ddf_filter_insert(m.f, &h, 0);
-		}
-		for (b = 0; b < m.size; b++)
-			copy[b] = m.mem[b];
-		for (n = 0; n < 2000; n++) {
-			h.h1 = ddf_test_rand(&seed);
-			h.h2 = ddf_test_rand(&seed);
-			ddf_filter_lookup(m.f, &h, 0);
-		}
-		for (b = 0; b < m.size; b++)
-			diff += copy[b] != m.mem[b];
+		diff = ddf_test_lookup_changes(&m, copy, &seed, 200, 2000);
 		DDF_EXPECT_MSG(t, !diff, "%s: lookup changed %llu bytes",
 			       ddf_kind_name(kinds[i]),
 			       (unsigned long long)diff);
@@ -373,11 +333,7 @@ DDF_TEST(qht_rows_from_window)
 
 DDF_TEST(qht_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "k = 0", { .k = 0, .fp_bits = 8, .m = 16 }, DDF_EINVAL },
 		{ "s = 0", { .k = 4, .fp_bits = 0, .m = 16 }, DDF_EINVAL },
 		{ "k*s = 65", { .k = 5, .fp_bits = 13, .m = 16 }, DDF_ERANGE },
@@ -481,14 +437,7 @@ DDF_TEST(qht_extreme_shapes)
 	}
 }
 
-/* ddf_test.h names no type for a case table: take each side's own. */
-#ifdef DDF_TEST_KUNIT
-typedef struct kunit_case ddf_qht_case_t;
-#else
-typedef struct ddf_test_case ddf_qht_case_t;
-#endif
-
-static ddf_qht_case_t ddf_qht_cases[] = {
+static ddf_case_t ddf_qht_cases[] = {
 	DDF_CASE(qht_types_registered),	      DDF_CASE(qqhtd_fifo_eviction),
 	DDF_CASE(qqhtd_duplicate_requeued),   DDF_CASE(qhtd_stores_duplicates),
 	DDF_CASE(qht_full_row_victim),	      DDF_CASE(qht_zero_fingerprint),
