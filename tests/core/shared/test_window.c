@@ -9,36 +9,14 @@
  * among elements i - w .. i - 1, every element counting whether or not it
  * was a duplicate itself (editcap -D's rule).
  */
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_test.h"
-
-struct win_made {
-	struct ddf_filter *f;
-	unsigned char *mem;
-	uint64_t size;
-};
-
-static struct win_made win_make_p(ddf_test_t *t, struct ddf_params p)
-{
-	struct win_made mk = { 0 };
-	const char *why;
-
-	if (ddf_params_resolve(&p, &why))
-		return mk;
-	mk.size = ddf_filter_memsize(&p);
-	mk.mem = ddf_test_alloc(t, mk.size);
-	if (mk.mem)
-		mk.f = ddf_filter_init(mk.mem, mk.size, &p, 0);
-	return mk;
-}
+#include "ddf_test_util.h"
 
 static struct ddf_filter *win_filter(ddf_test_t *t, uint32_t kind,
 				     uint64_t w, uint32_t h)
 {
 	struct ddf_params p = { .kind = kind, .window = w, .fp_bits = h };
 
-	return win_make_p(t, p).f;
+	return ddf_test_filter(t, &p);
 }
 
 static struct ddf_filter *win_queue(ddf_test_t *t, uint32_t inner,
@@ -49,7 +27,7 @@ static struct ddf_filter *win_queue(ddf_test_t *t, uint32_t inner,
 	extra.inner_kind = inner;
 	extra.window = w;
 	extra.subfilters = L;
-	return win_make_p(t, extra).f;
+	return ddf_test_filter(t, &extra);
 }
 
 static bool win_eq(const struct ddf_hash *a, const struct ddf_hash *b)
@@ -79,15 +57,6 @@ static bool win_ref_short(const struct ddf_hash *keys, uint64_t i, uint64_t w,
 		if (!((keys[j].h2 ^ keys[i].h2) & mask))
 			return true;
 	return false;
-}
-
-static struct ddf_hash win_rand_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
 }
 
 /* Distinct keys among the last w of keys[0 .. n - 1]. */
@@ -138,7 +107,7 @@ static void win_stream(struct ddf_hash *keys, uint64_t n, uint64_t w,
 			keys[i] = keys[i - d];
 			continue;
 		}
-		keys[i] = win_rand_key(s);
+		keys[i] = ddf_test_key(s);
 		if (r == 4) /* a small alphabet */
 			keys[i].h2 = ddf_test_rand(s) % 5;
 		if (crowd)
@@ -244,7 +213,7 @@ static void win_time_window(ddf_test_t *t, uint32_t kind)
 				.window = 4,
 				.window_ns = 100000,
 				.fp_bits = kind == DDF_KIND_SHF ? 64 : 0 };
-	struct ddf_filter *f = win_make_p(t, p).f;
+	struct ddf_filter *f = ddf_test_filter(t, &p);
 	struct ddf_hash a = { 1, 1 }, b = { 2, 2 };
 	struct ddf_stats st;
 	uint64_t i;
@@ -363,7 +332,7 @@ DDF_TEST(cshf_equals_shf)
 			bool a, b;
 
 			if (j % 5 == 0) {
-				struct ddf_hash q = win_rand_key(&seed);
+				struct ddf_hash q = ddf_test_key(&seed);
 
 				differ += ddf_filter_lookup(s, &q, 0) !=
 					  ddf_filter_lookup(c, &q, 0);
@@ -483,7 +452,7 @@ DDF_TEST(queue_over_kinds)
 	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
 		struct ddf_filter *f =
 			win_queue(t, cases[i].inner, 200, 4, cases[i].extra);
-		struct ddf_hash prev = win_rand_key(&seed);
+		struct ddf_hash prev = ddf_test_key(&seed);
 		uint64_t j, missed = 0;
 		struct ddf_stats st;
 
@@ -491,7 +460,7 @@ DDF_TEST(queue_over_kinds)
 			       ddf_kind_name(cases[i].inner));
 		ddf_filter_insert(f, &prev, 0);
 		for (j = 0; j < 2000; j++) {
-			struct ddf_hash h = win_rand_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			ddf_filter_insert(f, &h, 0);
 			/* just inserted: in the newest subfilter */
@@ -554,9 +523,7 @@ DDF_TEST(window_types_registered)
 			ddf_filter_type_by_name(types[i].name);
 
 		DDF_ASSERT(t, ty);
-		DDF_EXPECT_EQ(t, ty->kind, types[i].kind);
-		DDF_EXPECT(t, ddf_filter_type_by_kind(types[i].kind) == ty);
-		DDF_EXPECT(t, !ty->advance);
+		ddf_test_expect_type(t, ty, types[i].kind);
 	}
 }
 
@@ -565,14 +532,13 @@ DDF_TEST(window_lookup_does_not_modify)
 	static const uint32_t kinds[] = { DDF_KIND_EXACT, DDF_KIND_SHF,
 					  DDF_KIND_CSHF, DDF_KIND_QUEUE };
 	uint64_t seed = 17;
-	unsigned int i, n;
+	unsigned int i;
 
 	for (i = 0; i < DDF_ARRAY_SIZE(kinds); i++) {
 		struct ddf_params p = { .kind = kinds[i], .window = 64 };
-		struct win_made m;
+		struct ddf_test_made m;
 		unsigned char *copy;
-		uint64_t b, diff = 0;
-		struct ddf_hash h;
+		uint64_t diff;
 
 		if (kinds[i] != DDF_KIND_EXACT)
 			p.fp_bits = 11;
@@ -580,22 +546,11 @@ DDF_TEST(window_lookup_does_not_modify)
 			p.inner_kind = DDF_KIND_SHF;
 			p.subfilters = 4;
 		}
-		m = win_make_p(t, p);
+		m = ddf_test_make(t, &p, 0);
 		DDF_ASSERT(t, m.f);
 		copy = ddf_test_alloc(t, m.size);
 		DDF_ASSERT(t, copy);
-		for (n = 0; n < 100; n++) {
-			h = win_rand_key(&seed);
-			ddf_filter_insert(m.f, &h, 0);
-		}
-		for (b = 0; b < m.size; b++)
-			copy[b] = m.mem[b];
-		for (n = 0; n < 500; n++) {
-			h = win_rand_key(&seed);
-			ddf_filter_lookup(m.f, &h, 0);
-		}
-		for (b = 0; b < m.size; b++)
-			diff += copy[b] != m.mem[b];
+		diff = ddf_test_lookup_changes(&m, copy, &seed, 100, 500);
 		DDF_EXPECT_MSG(t, !diff, "%s: lookup changed %llu bytes",
 			       ddf_kind_name(kinds[i]),
 			       (unsigned long long)diff);
@@ -605,11 +560,7 @@ DDF_TEST(window_lookup_does_not_modify)
 /* Refused params with the reason given; a few accepted at the edges. */
 DDF_TEST(window_bad_params)
 {
-	static const struct {
-		const char *what;
-		struct ddf_params p;
-		int err;
-	} cases[] = {
+	static const struct ddf_test_bad_params cases[] = {
 		{ "exact: no window", { .kind = DDF_KIND_EXACT }, DDF_EINVAL },
 		{ "exact: fp_bits",
 		  { .kind = DDF_KIND_EXACT, .window = 10, .fp_bits = 8 },
