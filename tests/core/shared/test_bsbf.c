@@ -8,37 +8,21 @@
  * (parts, load counters, the RSBF stream position), then insert one key
  * whose k bits are all 0 and count what the insertion took away.
  */
-#include "ddf_test.h"
+#include "ddf_test_util.h"
 #include "ddf_bsbf.h"
 
 static const uint32_t kinds[] = { DDF_KIND_RSBF, DDF_KIND_BSBF,
 				  DDF_KIND_BSBFSD, DDF_KIND_RLBSBF };
-
-static struct ddf_hash rkey(uint64_t *seed)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(seed);
-	h.h2 = ddf_test_rand(seed);
-	return h;
-}
 
 static struct ddf_bsbf *make(ddf_test_t *t, uint32_t kind, uint32_t k,
 			     uint64_t s, uint32_t p_star, uint64_t seed)
 {
 	struct ddf_params p = { .kind = kind, .k = k, .m = s,
 				.rng_seed = seed };
-	const char *why = NULL;
-	uint64_t sz;
-	void *mem;
 
 	if (kind == DDF_KIND_RSBF)
 		p.p_star = p_star; /* the others reject it */
-	if (ddf_params_resolve(&p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(&p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? (struct ddf_bsbf *)ddf_filter_init(mem, sz, &p, 0) : NULL;
+	return (struct ddf_bsbf *)ddf_test_filter(t, &p);
 }
 
 static struct ddf_filter *flt(struct ddf_bsbf *b)
@@ -90,9 +74,7 @@ DDF_TEST(bsbf_types_registered)
 			ddf_filter_type_by_name(names[i]);
 
 		DDF_ASSERT(t, ty);
-		DDF_EXPECT_EQ(t, ty->kind, kinds[i]);
-		DDF_EXPECT(t, ddf_filter_type_by_kind(kinds[i]) == ty);
-		DDF_EXPECT(t, !ty->advance);
+		ddf_test_expect_type(t, ty, kinds[i]);
 		DDF_EXPECT(t, ty->segment_bits);
 	}
 }
@@ -118,7 +100,7 @@ DDF_TEST(bsbf_inserted_key_found)
 			missed = 0;
 			checked = 0;
 			for (n = 1; n <= 6000; n++) {
-				struct ddf_hash h = rkey(&seed);
+				struct ddf_hash h = ddf_test_key(&seed);
 
 				ddf_filter_test_and_insert(flt(b), &h, 0);
 				if (kinds[i] == DDF_KIND_RSBF && n > s &&
@@ -147,7 +129,7 @@ DDF_TEST(rsbf_phase1_keeps_everything)
 	DDF_ASSERT(t, b);
 	start = seed;
 	for (n = 0; n < s; n++) {
-		h = rkey(&seed);
+		h = ddf_test_key(&seed);
 		ddf_filter_test_and_insert(flt(b), &h, 0);
 		shrank += part_bits(b, 0) < prev0 || part_bits(b, 1) < prev1;
 		prev0 = part_bits(b, 0);
@@ -155,7 +137,7 @@ DDF_TEST(rsbf_phase1_keeps_everything)
 	}
 	seed = start;
 	for (n = 0; n < s; n++) {
-		h = rkey(&seed);
+		h = ddf_test_key(&seed);
 		lost += !ddf_filter_lookup(flt(b), &h, 0);
 	}
 	DDF_EXPECT_EQ(t, lost, 0);
@@ -200,7 +182,7 @@ DDF_TEST(rsbf_insert_probability_s_over_i)
 	DDF_ASSERT(t, b);
 	DDF_ASSERT(t, b->phase3 == 8193);
 	while (pos < 256) {
-		struct ddf_hash h = rkey(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		ddf_filter_test_and_insert(flt(b), &h, 0);
 		pos++;
@@ -209,7 +191,7 @@ DDF_TEST(rsbf_insert_probability_s_over_i)
 		uint64_t reported = 0, inserted = 0, exp_q32 = 0, e, tol;
 
 		for (; pos + 1 < edges[w + 1]; pos++) {
-			struct ddf_hash h = rkey(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			if (ddf_filter_test_and_insert(flt(b), &h, 0))
 				continue;
@@ -250,12 +232,12 @@ DDF_TEST(rsbf_p_star_is_a_threshold)
 	DDF_ASSERT(t, b);
 	DDF_ASSERT(t, b->phase3 == 32769);
 	for (n = 0; n < trials; n++) {
-		struct ddf_hash h = rkey(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		ddf_aword_set(&b->pos, 32767); /* next element: i = 32768 */
 		if (!ddf_filter_test_and_insert(flt(b), &h, 0))
 			at += ddf_filter_lookup(flt(b), &h, 0);
-		h = rkey(&seed);
+		h = ddf_test_key(&seed);
 		ddf_aword_set(&b->pos, 32768); /* i = 32769 */
 		if (ddf_filter_test_and_insert(flt(b), &h, 0))
 			continue;
@@ -279,7 +261,7 @@ DDF_TEST(rsbf_phase3_loads_constant)
 	DDF_ASSERT(t, b);
 	DDF_ASSERT(t, b->phase3 == 2 * s + 1);
 	for (n = 0; n < 2 * s; n++) {
-		struct ddf_hash h = rkey(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		ddf_filter_test_and_insert(flt(b), &h, 0);
 	}
@@ -287,7 +269,7 @@ DDF_TEST(rsbf_phase3_loads_constant)
 	l1 = part_bits(b, 1);
 	l2 = part_bits(b, 2);
 	for (n = 0; n < 4000; n++) {
-		struct ddf_hash h = rkey(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		ddf_filter_test_and_insert(flt(b), &h, 0);
 		changed += part_bits(b, 0) != l0 || part_bits(b, 1) != l1 ||
@@ -338,7 +320,7 @@ static void census(ddf_test_t *t, const struct census_case *c)
 		ddf_aword_set(&b->pos, b->phase3 - 1);
 	else
 		ddf_aword_set(&b->pos, c->pos);
-	h = rkey(&seed);
+	h = ddf_test_key(&seed);
 	for (i = 0; i < CENSUS_K; i++) {
 		uint64_t key_bit = ddf_bsbf_index(b, &h, i);
 
@@ -443,14 +425,14 @@ DDF_TEST(rsbf_phase3_only_zero_parts)
 
 	DDF_ASSERT(t, b);
 	for (n = 0; n < 1024; n++) { /* phases 1 and 2 */
-		h = rkey(&seed);
+		h = ddf_test_key(&seed);
 		ddf_filter_test_and_insert(flt(b), &h, 0);
 	}
 	DDF_ASSERT(t, ddf_aword_read(&b->pos) + 1 >= b->phase3);
 	for (n = 0; n < 300; n++) {
 		uint64_t w, before[8], same = 0;
 
-		h = rkey(&seed);
+		h = ddf_test_key(&seed);
 		j = ddf_bsbf_index(b, &h, 0);
 		if (!bit_at(b, 0, j) || bit_at(b, 1, ddf_bsbf_index(b, &h, 1)))
 			continue;
@@ -484,7 +466,7 @@ DDF_TEST(bsbf_duplicate_changes_nothing)
 
 		DDF_ASSERT(t, a && b);
 		for (n = 0; n < 3000; n++) {
-			struct ddf_hash h = rkey(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			ddf_filter_test_and_insert(flt(a), &h, 0);
 			ddf_filter_test_and_insert(flt(b), &h, 0);
@@ -516,7 +498,7 @@ DDF_TEST(bsbfsd_is_bsbf_at_k1)
 
 	DDF_ASSERT(t, a && b && c && d);
 	for (n = 0; n < 5000; n++) {
-		struct ddf_hash h = rkey(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		differ += ddf_filter_test_and_insert(flt(a), &h, 0) !=
 			  ddf_filter_test_and_insert(flt(b), &h, 0);
@@ -541,7 +523,7 @@ DDF_TEST(bsbf_seed_reproducible)
 
 		DDF_ASSERT(t, a && b && c);
 		for (n = 0; n < 4000; n++) {
-			struct ddf_hash h = rkey(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 			bool x = ddf_filter_test_and_insert(flt(a), &h, 0);
 			bool y = ddf_filter_test_and_insert(flt(b), &h, 0);
 			bool z = ddf_filter_test_and_insert(flt(c), &h, 0);
@@ -572,11 +554,11 @@ DDF_TEST(bsbf_counters_and_lookup)
 
 		DDF_ASSERT(t, a && b);
 		for (n = 0; n < 8000; n++) {
-			struct ddf_hash h = rkey(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			ddf_filter_test_and_insert(flt(a), &h, 0);
 			ddf_filter_test_and_insert(flt(b), &h, 0);
-			h = rkey(&seed);
+			h = ddf_test_key(&seed);
 			ddf_filter_lookup(flt(b), &h, 0);
 		}
 		DDF_EXPECT_MSG(t, same_bits(a, b), "%s: lookup wrote",
