@@ -5,34 +5,8 @@
  * worst case; ddf_bdbf_size() for the QHT paper's window of 6000 elements;
  * and arrivals on several threads.
  */
-#include <math.h>
 #include <pthread.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
-
-static struct ddf_filter *bdr_make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
-
-static struct ddf_hash bdr_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
-}
+#include "ddf_test_user.h"
 
 DDF_TEST(bdbf_rates_fpr)
 {
@@ -56,26 +30,19 @@ DDF_TEST(bdbf_rates_fpr)
 		struct ddf_params p;
 		struct ddf_filter *f;
 		const char *why = NULL;
-		uint64_t seed = 60 + i, j, fp = 0, n = 300000, warm;
+		uint64_t seed = 60 + i, n = 300000, warm;
 		double mean, worst, got, tol;
 
 		DDF_ASSERT_MSG(t, !ddf_size(&cases[i].req, &p, &rep, &why),
 			       "%s: %s", cases[i].what, why);
-		f = bdr_make(t, &p);
+		f = ddf_test_filter(t, &p);
 		DDF_ASSERT(t, f);
 		mean = ddf_bdbf_fpr_mean(&p);
 		worst = ddf_bdbf_fpr(&p);
 		warm = 2 * ((1ull << p.cell_bits) - 1) *
 		       ddf_bdbf_block(p.window, p.cell_bits);
-		for (j = 0; j < warm + n; j++) {
-			struct ddf_hash h = bdr_key(&seed);
-			bool dup = ddf_filter_test_and_insert(f, &h, 0);
-
-			if (j >= warm)
-				fp += dup;
-		}
-		got = (double)fp / n;
-		tol = 0.05 * mean + 4 * sqrt(mean * (1 - mean) / n);
+		got = ddf_test_fresh_fpr(f, warm, n, &seed);
+		tol = ddf_test_rate_tol(mean, 0.05, n);
 		DDF_LOG(t, "%s: m=%llu k=%u c=%u d=%llu: measured %.5f, mean %.5f, worst %.5f",
 			cases[i].what, (unsigned long long)p.m, p.k,
 			p.cell_bits,
@@ -176,10 +143,7 @@ DDF_TEST(bdbf_rates_size)
 
 DDF_TEST(bdbf_rates_size_errors)
 {
-	static const struct {
-		const char *what;
-		struct ddf_size_req req;
-	} cases[] = {
+	static const struct ddf_test_size_refused cases[] = {
 		{ "no window", { .kind = DDF_KIND_BDBF, .fpr = 0.1 } },
 		{ "neither target nor budget",
 		  { .kind = DDF_KIND_BDBF, .window = 100 } },
@@ -195,17 +159,8 @@ DDF_TEST(bdbf_rates_size_errors)
 		  { .kind = DDF_KIND_BDBF, .window = 100, .fpr = 0.1,
 		    .k = 65 } },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params out;
-		const char *why = NULL;
-
-		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
-			       "%s: accepted", cases[i].what);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
-			       cases[i].what);
-	}
+	ddf_test_expect_size_refused(t, cases, DDF_ARRAY_SIZE(cases));
 }
 
 /*
@@ -250,7 +205,7 @@ static void *bdc_work(void *arg)
 		       BDC_THREADS * (round + 1))
 			;
 		for (i = 0; i < BDC_KEYS; i++) {
-			struct ddf_hash h = bdr_key(&s);
+			struct ddf_hash h = ddf_test_key(&s);
 			uint64_t before = __atomic_load_n(&sh->arrived,
 							  __ATOMIC_SEQ_CST);
 			uint64_t after;
