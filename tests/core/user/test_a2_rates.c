@@ -5,39 +5,13 @@
  * ddf_a2_size() for the QHT paper's target of 0.1 on the window, and the
  * insertion count under several threads.
  */
-#include <math.h>
 #include <pthread.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
-
-static struct ddf_filter *a2r_make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
-
-static struct ddf_hash a2r_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
-}
+#include "ddf_test_user.h"
 
 static bool a2r_close(ddf_test_t *t, const char *what, double got, double a,
 		      uint64_t n)
 {
-	double tol = 0.05 * a + 4 * sqrt(a * (1 - a) / n);
+	double tol = ddf_test_rate_tol(a, 0.05, n);
 
 	DDF_LOG(t, "%s: measured %.5f, formula %.5f", what, got, a);
 	return fabs(got - a) <= tol;
@@ -58,7 +32,7 @@ static void a2r_advance(struct ddf_filter *f, uint64_t c, uint64_t *seed)
 			return;
 		d = (c - 1 + c - st.inserts % c) % c;
 		for (d = d ? d : c; d; d--) {
-			struct ddf_hash h = a2r_key(seed);
+			struct ddf_hash h = ddf_test_key(seed);
 
 			ddf_filter_test_and_insert(f, &h, 0);
 		}
@@ -88,7 +62,7 @@ DDF_TEST(a2_rates_fpr)
 		const char *why;
 
 		DDF_ASSERT_MSG(t, !ddf_size(&req, &p, NULL, &why), "%s", why);
-		f = a2r_make(t, &p);
+		f = ddf_test_filter(t, &p);
 		DDF_ASSERT(t, f);
 		tc = (uint64_t)ddf_a2_cycle(&p);
 		/* about 120000 stream elements and 120000 probes */
@@ -97,13 +71,13 @@ DDF_TEST(a2_rates_fpr)
 			/* just before a swap: lookups of fresh keys */
 			a2r_advance(f, c, &seed);
 			for (j = 0; j < 120000 / cycles; j++, probes++) {
-				struct ddf_hash h = a2r_key(&seed);
+				struct ddf_hash h = ddf_test_key(&seed);
 
 				fp += ddf_filter_lookup(f, &h, 0);
 			}
 			/* a cycle of the stream: t_c elements */
 			for (j = 0; j < tc; j++, sn++) {
-				struct ddf_hash h = a2r_key(&seed);
+				struct ddf_hash h = ddf_test_key(&seed);
 
 				sfp += ddf_filter_test_and_insert(f, &h, 0);
 			}
@@ -142,14 +116,14 @@ DDF_TEST(a2_rates_cycle_length)
 		struct ddf_params p = { .kind = DDF_KIND_A2,
 					.window = cases[i].window,
 					.m = cases[i].m, .k = cases[i].k };
-		struct ddf_filter *f = a2r_make(t, &p);
+		struct ddf_filter *f = ddf_test_filter(t, &p);
 		uint64_t seed = 77 + i, j, n = 30 * cases[i].window;
 		struct ddf_stats st;
 		double got;
 
 		DDF_ASSERT(t, f);
 		for (j = 0; j < n; j++) {
-			struct ddf_hash h = a2r_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			ddf_filter_test_and_insert(f, &h, 0);
 		}
@@ -167,7 +141,7 @@ DDF_TEST(a2_rates_cycle_length)
 	{
 		struct ddf_params p = { .kind = DDF_KIND_A2, .window = 1200,
 					.m = 512, .k = 2 }; /* 384 */
-		struct ddf_filter *f = a2r_make(t, &p);
+		struct ddf_filter *f = ddf_test_filter(t, &p);
 		uint64_t seed = 3, j, dups = 0;
 		struct ddf_stats st;
 
@@ -175,7 +149,7 @@ DDF_TEST(a2_rates_cycle_length)
 		DDF_EXPECT(t, ddf_a2_cycle(&p) == 0);
 		DDF_EXPECT(t, ddf_a2_fpr(&p) == 1);
 		for (j = 0; j < 20000; j++) {
-			struct ddf_hash h = a2r_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			dups += ddf_filter_test_and_insert(f, &h, 0);
 		}
@@ -251,10 +225,7 @@ DDF_TEST(a2_rates_size_budget)
 
 DDF_TEST(a2_rates_size_errors)
 {
-	static const struct {
-		const char *what;
-		struct ddf_size_req req;
-	} cases[] = {
+	static const struct ddf_test_size_refused cases[] = {
 		{ "no window", { .kind = DDF_KIND_A2, .fpr = 0.1 } },
 		{ "neither target nor budget",
 		  { .kind = DDF_KIND_A2, .window = 100 } },
@@ -270,17 +241,8 @@ DDF_TEST(a2_rates_size_errors)
 		  { .kind = DDF_KIND_A2, .window = 100, .fpr = 0.1,
 		    .k = 65 } },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params out;
-		const char *why = NULL;
-
-		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
-			       "%s: accepted", cases[i].what);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
-			       cases[i].what);
-	}
+	ddf_test_expect_size_refused(t, cases, DDF_ARRAY_SIZE(cases));
 }
 
 /*
@@ -304,7 +266,7 @@ static void *a2c_work(void *arg)
 
 	pthread_barrier_wait(w->go);
 	for (i = 0; i < A2C_KEYS; i++) {
-		struct ddf_hash h = a2r_key(&w->seed);
+		struct ddf_hash h = ddf_test_key(&w->seed);
 
 		w->dups += ddf_filter_test_and_insert(w->f, &h, 0);
 	}
@@ -319,7 +281,7 @@ DDF_TEST(a2_rates_threads_count)
 	unsigned int i, round, bad = 0;
 
 	for (round = 0; round < 10; round++) {
-		struct ddf_filter *f = a2r_make(t, &p);
+		struct ddf_filter *f = ddf_test_filter(t, &p);
 		struct a2c w[A2C_THREADS];
 		pthread_t th[A2C_THREADS];
 		pthread_barrier_t go;
