@@ -6,34 +6,8 @@
  * and 95% for b = 1, 2, 4), ddf_cuckoo_size(), and insertions on several
  * threads.
  */
-#include <math.h>
 #include <pthread.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
-
-static struct ddf_filter *ckr_make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
-
-static struct ddf_hash ckr_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
-}
+#include "ddf_test_user.h"
 
 DDF_TEST(cuckoo_rates_saturated_fpr)
 {
@@ -55,7 +29,7 @@ DDF_TEST(cuckoo_rates_saturated_fpr)
 					.k = shapes[i].b,
 					.fp_bits = shapes[i].f,
 					.rng_seed = 11 + i };
-		struct ddf_filter *f = ckr_make(t, &p);
+		struct ddf_filter *f = ddf_test_filter(t, &p);
 		uint64_t seed = 900 + i, j, fp = 0, sfp = 0;
 		double a, got, sgot, tol;
 
@@ -64,18 +38,18 @@ DDF_TEST(cuckoo_rates_saturated_fpr)
 		DDF_EXPECT(t, fabs(a - shapes[i].expect) < 1e-12);
 		DDF_EXPECT(t, ddf_fpr_analytic(&p) == a);
 		for (j = 0; j < 4 * buckets * shapes[i].b; j++) {
-			struct ddf_hash h = ckr_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			ddf_filter_insert(f, &h, 0);
 		}
 		/* the stream goes on: fresh keys, test and insert */
 		for (j = 0; j < stream; j++) {
-			struct ddf_hash h = ckr_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			sfp += ddf_filter_test_and_insert(f, &h, 0);
 		}
 		for (j = 0; j < n; j++) {
-			struct ddf_hash h = ckr_key(&seed);
+			struct ddf_hash h = ddf_test_key(&seed);
 
 			fp += ddf_filter_lookup(f, &h, 0);
 		}
@@ -84,11 +58,11 @@ DDF_TEST(cuckoo_rates_saturated_fpr)
 		DDF_LOG(t, "b=%u f=%u: lookups %.4f, stream %.4f, 2b/(2^f-1) %.4f, 2b/2^f %.4f",
 			shapes[i].b, shapes[i].f, got, sgot, a,
 			2.0 * shapes[i].b / (1 << shapes[i].f));
-		tol = 0.04 * a + 4 * sqrt(a * (1 - a) / n);
+		tol = ddf_test_rate_tol(a, 0.04, n);
 		DDF_EXPECT_MSG(t, fabs(got - a) <= tol,
 			       "b=%u f=%u: measured %.4f, formula %.4f",
 			       shapes[i].b, shapes[i].f, got, a);
-		tol = 0.04 * a + 4 * sqrt(a * (1 - a) / stream);
+		tol = ddf_test_rate_tol(a, 0.04, stream);
 		DDF_EXPECT_MSG(t, fabs(sgot - a) <= tol,
 			       "b=%u f=%u: stream %.4f, formula %.4f",
 			       shapes[i].b, shapes[i].f, sgot, a);
@@ -101,14 +75,14 @@ static double ckr_first_failure(ddf_test_t *t, uint32_t b, uint64_t seed)
 	struct ddf_params p = { .kind = DDF_KIND_CUCKOO, .m = 1024, .k = b,
 				.fp_bits = 64 / b > 32 ? 32 : 64 / b,
 				.rng_seed = seed };
-	struct ddf_filter *f = ckr_make(t, &p);
+	struct ddf_filter *f = ddf_test_filter(t, &p);
 	uint64_t s = seed, stored = 0;
 	struct ddf_stats st;
 
 	if (!f)
 		return 0;
 	for (;;) {
-		struct ddf_hash h = ckr_key(&s);
+		struct ddf_hash h = ddf_test_key(&s);
 
 		if (ddf_filter_test_and_insert(f, &h, 0))
 			continue; /* a false positive: nothing stored */
@@ -193,10 +167,7 @@ DDF_TEST(cuckoo_rates_size)
 
 DDF_TEST(cuckoo_rates_size_errors)
 {
-	static const struct {
-		const char *what;
-		struct ddf_size_req req;
-	} cases[] = {
+	static const struct ddf_test_size_refused cases[] = {
 		{ "no target and no shape",
 		  { .kind = DDF_KIND_CUCKOO, .bytes = 4096 } },
 		{ "no budget and no window",
@@ -211,17 +182,8 @@ DDF_TEST(cuckoo_rates_size_errors)
 		{ "budget below a word",
 		  { .kind = DDF_KIND_CUCKOO, .fpr = 0.1, .bytes = 16 } },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params out;
-		const char *why = NULL;
-
-		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
-			       "%s: accepted", cases[i].what);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
-			       cases[i].what);
-	}
+	ddf_test_expect_size_refused(t, cases, DDF_ARRAY_SIZE(cases));
 }
 
 /*
@@ -268,7 +230,7 @@ static void *ckc_work(void *arg)
 		       CKC_THREADS * (round + 1))
 			;
 		for (i = 0; i < CKC_KEYS; i++) {
-			struct ddf_hash h = ckr_key(&s);
+			struct ddf_hash h = ddf_test_key(&s);
 
 			ddf_filter_test_and_insert(w->sh->f, &h, 0);
 		}
@@ -309,7 +271,7 @@ DDF_TEST(cuckoo_rates_threads)
 			uint64_t s = ckc_seed(round, i);
 
 			for (n = 0; n < CKC_KEYS; n++) {
-				struct ddf_hash h = ckr_key(&s);
+				struct ddf_hash h = ddf_test_key(&s);
 
 				lost += !ddf_filter_lookup(sh.f, &h, 0);
 			}
