@@ -5,24 +5,7 @@
  * (1 - (1 / (1 + 1 / (P (1/K - 1/m))))^Max)^K (the QHT paper's footnote
  * 12), the P that the formula gives for a target, and ddf_sbf_size().
  */
-#include <math.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
-
-static struct ddf_filter *sbfr_make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
+#include "ddf_test_user.h"
 
 /* P by hand (Python, double precision) for the paper's shapes. */
 DDF_TEST(sbf_rates_decrements_formula)
@@ -100,26 +83,18 @@ DDF_TEST(sbf_rates_stable_fpr)
 					.cell_bits = shapes[i].d,
 					.rng_seed = 40 + i };
 		struct ddf_filter *f;
-		uint64_t j, warm, fp = 0, seed = 500 + i;
+		uint64_t warm, seed = 500 + i;
 		double a, got, tol;
 
 		p.decrements = (uint32_t)ddf_sbf_decrements(
 			shapes[i].K, shapes[i].d, m, shapes[i].fpr);
-		f = sbfr_make(t, &p);
+		f = ddf_test_filter(t, &p);
 		DDF_ASSERT(t, f);
 		a = ddf_sbf_fpr(&p);
 		/* twenty decay times */
 		warm = 20 * ((1ull << shapes[i].d) - 1) * m / p.decrements;
-		for (j = 0; j < warm + n; j++) {
-			struct ddf_hash h = { ddf_test_rand(&seed),
-					      ddf_test_rand(&seed) };
-			bool dup = ddf_filter_test_and_insert(f, &h, 0);
-
-			if (j >= warm)
-				fp += dup;
-		}
-		got = (double)fp / n;
-		tol = 0.1 * a + 4 * sqrt(a * (1 - a) / n);
+		got = ddf_test_fresh_fpr(f, warm, n, &seed);
+		tol = ddf_test_rate_tol(a, 0.1, n);
 		DDF_LOG(t, "K=%u d=%u P=%u: measured %.5f, formula %.5f",
 			shapes[i].K, shapes[i].d, p.decrements, got, a);
 		DDF_EXPECT_MSG(t, fabs(got - a) <= tol,
@@ -133,7 +108,7 @@ DDF_TEST(sbf_rates_bound_with_duplicates)
 {
 	struct ddf_params p = { .kind = DDF_KIND_SBF, .m = 1 << 16, .k = 2,
 				.cell_bits = 2, .decrements = 39 };
-	struct ddf_filter *f = sbfr_make(t, &p);
+	struct ddf_filter *f = ddf_test_filter(t, &p);
 	uint64_t j, seed = 9, fresh = 0, fp = 0, next = 1;
 	const uint64_t n = 400000;
 	double got;
@@ -206,10 +181,7 @@ DDF_TEST(sbf_rates_size)
 
 DDF_TEST(sbf_rates_size_errors)
 {
-	static const struct {
-		const char *what;
-		struct ddf_size_req req;
-	} cases[] = {
+	static const struct ddf_test_size_refused cases[] = {
 		{ "no budget", { .kind = DDF_KIND_SBF, .fpr = 0.02 } },
 		{ "a window", { .kind = DDF_KIND_SBF, .window = 1000,
 				.bytes = 4096 } },
@@ -221,17 +193,8 @@ DDF_TEST(sbf_rates_size_errors)
 		{ "fpr out of reach", { .kind = DDF_KIND_SBF, .fpr = 1e-30,
 					.bytes = 4096 } },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params out;
-		const char *why = NULL;
-
-		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
-			       "%s: accepted", cases[i].what);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
-			       cases[i].what);
-	}
+	ddf_test_expect_size_refused(t, cases, DDF_ARRAY_SIZE(cases));
 }
 
 static ddf_case_t ddf_sbf_rates_cases[] = {
