@@ -5,42 +5,8 @@
  * paper's section 4.1.1 with the exact collision probability), the
  * sizing of ddf_sqf_size(), and rows sharing words under several threads.
  */
-#include <math.h>
 #include <pthread.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
-
-static struct ddf_filter *sqfr_make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
-
-/* Fresh keys after saturation: every DUPLICATE answer is a false one. */
-static double sqfr_measure(struct ddf_filter *f, uint64_t warm, uint64_t n,
-			   uint64_t seed)
-{
-	uint64_t i, fp = 0;
-
-	for (i = 0; i < warm + n; i++) {
-		struct ddf_hash h = { ddf_test_rand(&seed),
-				      ddf_test_rand(&seed) };
-		bool dup = ddf_filter_test_and_insert(f, &h, 0);
-
-		if (i >= warm)
-			fp += dup;
-	}
-	return (double)fp / n;
-}
+#include "ddf_test_user.h"
 
 DDF_TEST(sqf_rates_asymptotic_fpr)
 {
@@ -63,7 +29,8 @@ DDF_TEST(sqf_rates_asymptotic_fpr)
 					.fp_bits = shapes[i].r,
 					.cell_bits = shapes[i].sigma,
 					.m = rows, .rng_seed = 7 + i };
-		struct ddf_filter *f = sqfr_make(t, &p);
+		struct ddf_filter *f = ddf_test_filter(t, &p);
+		uint64_t seed = 1000 + i;
 		double a, paper, got, tol;
 
 		DDF_ASSERT(t, f);
@@ -73,8 +40,9 @@ DDF_TEST(sqf_rates_asymptotic_fpr)
 			       "k=%u r=%u: analytic %.6f, by hand %.6f",
 			       shapes[i].k, shapes[i].r, a, shapes[i].expect);
 		DDF_EXPECT(t, ddf_fpr_analytic(&p) == a);
-		got = sqfr_measure(f, 30 * rows * shapes[i].k, n, 1000 + i);
-		tol = 0.04 * a + 4 * sqrt(a * (1 - a) / n);
+		/* fresh keys after saturation: a DUPLICATE answer is false */
+		got = ddf_test_fresh_fpr(f, 30 * rows * shapes[i].k, n, &seed);
+		tol = ddf_test_rate_tol(a, 0.04, n);
 		DDF_LOG(t, "k=%u r=%u sigma=%u: measured %.4f, formula %.4f, paper's approximation %.4f",
 			shapes[i].k, shapes[i].r, shapes[i].sigma, got, a,
 			paper);
@@ -154,10 +122,7 @@ DDF_TEST(sqf_rates_size_round_trip)
 
 DDF_TEST(sqf_rates_size_errors)
 {
-	static const struct {
-		const char *what;
-		struct ddf_size_req req;
-	} cases[] = {
+	static const struct ddf_test_size_refused cases[] = {
 		{ "no target and no shape",
 		  { .kind = DDF_KIND_SQF, .bytes = 4096 } },
 		{ "no budget and no window",
@@ -173,17 +138,8 @@ DDF_TEST(sqf_rates_size_errors)
 		  { .kind = DDF_KIND_SQF, .flags = DDF_PF_TIME,
 		    .window_ns = 1000000000, .fpr = 0.1, .bytes = 4096 } },
 	};
-	unsigned int i;
 
-	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
-		struct ddf_params out;
-		const char *why = NULL;
-
-		DDF_EXPECT_MSG(t, ddf_size(&cases[i].req, &out, NULL, &why),
-			       "%s: accepted", cases[i].what);
-		DDF_EXPECT_MSG(t, why && why[0], "%s: no reason",
-			       cases[i].what);
-	}
+	ddf_test_expect_size_refused(t, cases, DDF_ARRAY_SIZE(cases));
 }
 
 /*
@@ -233,7 +189,7 @@ DDF_TEST(sqf_rates_threads_share_words)
 	for (round = 0; round < SQFC_ROUNDS; round++) {
 		struct ddf_stats st;
 
-		sh.f = sqfr_make(t, &p);
+		sh.f = ddf_test_filter(t, &p);
 		DDF_ASSERT(t, sh.f);
 		pthread_barrier_init(&sh.go, NULL, SQFC_THREADS);
 		for (i = 0; i < SQFC_THREADS; i++) {
