@@ -5,8 +5,7 @@
  * lost: every key inside the window is found afterwards.
  */
 #include <pthread.h>
-#include "ddf_test.h"
-#include "ddf_filter.h"
+#include "ddf_test_util.h"
 
 struct worker {
 	struct ddf_filter *f;
@@ -16,10 +15,7 @@ struct worker {
 
 static struct ddf_hash wkey(uint64_t seed, uint64_t i)
 {
-	uint64_t s = seed * 0x100000001b3ull + i;
-	struct ddf_hash h = { ddf_test_rand(&s), ddf_test_rand(&s) };
-
-	return h;
+	return ddf_test_key_at(seed * 0x100000001b3ull + i);
 }
 
 static void *work(void *arg)
@@ -38,20 +34,13 @@ static void *work(void *arg)
 static uint64_t run_pair(ddf_test_t *t, struct ddf_params *p, uint64_t n,
 			 uint64_t *missing)
 {
-	const char *why;
 	struct worker w[2];
 	pthread_t th[2];
 	pthread_barrier_t go;
 	struct ddf_filter *f;
-	uint64_t sz;
-	void *mem;
 
 	*missing = ~0ull;
-	if (ddf_params_resolve(p, &why))
-		return 0;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	f = ddf_filter_init(mem, sz, p, 0);
+	f = ddf_test_filter(t, p);
 	if (!f)
 		return 0;
 	pthread_barrier_init(&go, NULL, 2);
