@@ -4,11 +4,8 @@
  * streams): the analytic recursions reproduce Tables 2 and 3, and measured
  * false-positive rates match the analytic ones.
  */
-#include <math.h>
 #include <stdlib.h>
-#include "ddf_test.h"
-#include "ddf_filter.h"
-#include "ddf_size.h"
+#include "ddf_test_user.h"
 
 /* age-partitioned-bloom-filters.md, Table 2: k, l, actual fp, false acc. */
 static const struct {
@@ -104,26 +101,6 @@ DDF_TEST(table3_analytic)
 	}
 }
 
-static struct ddf_hash rkey(uint64_t *s)
-{
-	struct ddf_hash h = { ddf_test_rand(s), ddf_test_rand(s) };
-
-	return h;
-}
-
-static struct ddf_filter *make(ddf_test_t *t, struct ddf_params *p)
-{
-	const char *why;
-	uint64_t sz;
-	void *mem;
-
-	if (ddf_params_resolve(p, &why))
-		return NULL;
-	sz = ddf_filter_memsize(p);
-	mem = ddf_test_alloc(t, sz);
-	return mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
-}
-
 struct fp_result {
 	uint64_t probes, hits;
 	double expect; /* sum of the conditional analytic rate per probe */
@@ -139,7 +116,7 @@ struct fp_result {
 static int measure_fp(ddf_test_t *t, struct ddf_params *p, int rounds,
 		      uint64_t probes, struct fp_result *res)
 {
-	struct ddf_filter *f = make(t, p);
+	struct ddf_filter *f = ddf_test_filter(t, p);
 	uint64_t ins = 1, prb = 2ull << 62, g;
 	struct ddf_stats st;
 
@@ -151,7 +128,7 @@ static int measure_fp(ddf_test_t *t, struct ddf_params *p, int rounds,
 	res->analytic = ddf_fpr_analytic(p);
 	/* k + l + 1 generations reach the steady state */
 	for (uint64_t i = 0; i < (p->k + p->l + 1) * g; i++) {
-		struct ddf_hash h = rkey(&ins);
+		struct ddf_hash h = ddf_test_key(&ins);
 
 		ddf_filter_insert(f, &h, 0);
 	}
@@ -161,7 +138,7 @@ static int measure_fp(ddf_test_t *t, struct ddf_params *p, int rounds,
 
 		/* the last insert of a generation: the worst case */
 		for (uint64_t i = 0; i < g; i++) {
-			struct ddf_hash h = rkey(&ins);
+			struct ddf_hash h = ddf_test_key(&ins);
 
 			ddf_filter_insert(f, &h, 0);
 		}
@@ -174,7 +151,7 @@ static int measure_fp(ddf_test_t *t, struct ddf_params *p, int rounds,
 			pr = res->analytic;
 		}
 		for (uint64_t q = 0; q < probes; q++) {
-			struct ddf_hash h = rkey(&prb);
+			struct ddf_hash h = ddf_test_key(&prb);
 
 			hits += ddf_filter_lookup(f, &h, 0);
 		}
