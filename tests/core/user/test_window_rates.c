@@ -15,14 +15,10 @@
  *     rotation) and Theorem 7 (its average);
  *   - several threads streaming into one filter.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
+#include "ddf_test_user.h"
 
 static struct ddf_filter *wr_build(struct ddf_params p, void **mem)
 {
@@ -37,15 +33,6 @@ static struct ddf_filter *wr_build(struct ddf_params p, void **mem)
 	return *mem ? ddf_filter_init(*mem, size, &p, 0) : NULL;
 }
 
-static struct ddf_hash wr_key(uint64_t *s)
-{
-	struct ddf_hash h;
-
-	h.h1 = ddf_test_rand(s);
-	h.h2 = ddf_test_rand(s);
-	return h;
-}
-
 /* FP of a filter fed distinct keys: after warm insertions, over n more. */
 static double wr_measure(struct ddf_filter *f, uint64_t warm, uint64_t n,
 			 uint64_t *seed)
@@ -53,12 +40,12 @@ static double wr_measure(struct ddf_filter *f, uint64_t warm, uint64_t n,
 	uint64_t i, fp = 0;
 
 	for (i = 0; i < warm; i++) {
-		struct ddf_hash h = wr_key(seed);
+		struct ddf_hash h = ddf_test_key(seed);
 
 		ddf_filter_insert(f, &h, 0);
 	}
 	for (i = 0; i < n; i++) {
-		struct ddf_hash h = wr_key(seed);
+		struct ddf_hash h = ddf_test_key(seed);
 
 		fp += ddf_filter_test_and_insert(f, &h, 0);
 	}
@@ -218,12 +205,12 @@ DDF_TEST(queue_theorem5)
 	f = wr_build(p, &mem);
 	DDF_ASSERT(t, f);
 	for (m = 0; m < (uint64_t)L * C; m++) {
-		struct ddf_hash h = wr_key(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 
 		ddf_filter_insert(f, &h, 0);
 	}
 	for (; m < (uint64_t)(L + ROT) * C; m++) {
-		struct ddf_hash h = wr_key(&seed);
+		struct ddf_hash h = ddf_test_key(&seed);
 		bool dup = ddf_filter_test_and_insert(f, &h, 0);
 
 		b = (int)(m % C) * BINS / C;
@@ -332,7 +319,7 @@ static void *wc_worker(void *arg)
 					      k ^ sh->round_seed };
 
 			if (sh->distinct) {
-				h = wr_key(&seed);
+				h = ddf_test_key(&seed);
 				h.h2 = (h.h2 << 4) | th->id;
 			}
 			if (ddf_filter_test_and_insert(sh->f, &h, 0)) {
