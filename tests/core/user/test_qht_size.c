@@ -4,10 +4,7 @@
  * errors, and ddf_qht_fpr() against a saturated filter.
  */
 #include <stdlib.h>
-#include "ddf_filter.h"
-#include "ddf_hash.h"
-#include "ddf_size.h"
-#include "ddf_test.h"
+#include "ddf_test_user.h"
 
 static const uint32_t qs_kinds[] = { DDF_KIND_QHT, DDF_KIND_QHTD,
 				     DDF_KIND_QQHTD };
@@ -260,7 +257,7 @@ DDF_TEST(qht_fpr_matches_saturated_filter)
 						.k = shapes[j][0],
 						.fp_bits = shapes[j][1],
 						.m = 64 };
-			uint64_t size, n, fp = 0, rng = 99 + j;
+			uint64_t size, rng = 99 + j;
 			const uint64_t warm = 50000, total = 450000;
 			struct ddf_filter *f;
 			const char *why;
@@ -272,16 +269,8 @@ DDF_TEST(qht_fpr_matches_saturated_filter)
 			mem = malloc(size);
 			DDF_ASSERT(t, mem);
 			f = ddf_filter_init(mem, size, &p, 0);
-			for (n = 0; n < total; n++) {
-				struct ddf_hash h = { ddf_test_rand(&rng),
-						      ddf_test_rand(&rng) };
-
-				if (ddf_filter_test_and_insert(f, &h, 0) &&
-				    n >= warm)
-					fp++;
-			}
+			got = ddf_test_fresh_fpr(f, warm, total - warm, &rng);
 			free(mem);
-			got = (double)fp / (total - warm);
 			want = ddf_qht_fpr(&p);
 			/* binomial noise, generously: 6 sigma */
 			sd = 6 *
@@ -294,7 +283,7 @@ DDF_TEST(qht_fpr_matches_saturated_filter)
 		}
 }
 
-static struct ddf_test_case ddf_qht_size_cases[] = {
+static ddf_case_t ddf_qht_size_cases[] = {
 	DDF_CASE(qht_size_round_trip),
 	DDF_CASE(qht_size_examples),
 	DDF_CASE(qht_size_window_and_fixed_shape),
