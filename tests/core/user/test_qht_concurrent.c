@@ -181,7 +181,7 @@ DDF_TEST(qht_concurrent_one_unseen)
 	qc_run(t, sh, qc_check_one_unseen);
 }
 
-static struct ddf_test_case ddf_qht_concurrent_cases[] = {
+static ddf_case_t ddf_qht_concurrent_cases[] = {
 	DDF_CASE(qht_concurrent_no_lost_update),
 	DDF_CASE(qht_concurrent_one_unseen),
 	DDF_CASES_END,

@@ -227,7 +227,7 @@ DDF_TEST(qht_table1_ddf_memory)
 	}
 }
 
-static struct ddf_test_case ddf_qht_table1_cases[] = {
+static ddf_case_t ddf_qht_table1_cases[] = {
 	DDF_CASE(qht_table1_paper_memory),
 	DDF_CASE(qqhtd_table5_paper_memory),
 	DDF_CASE(qht_table1_ddf_memory),
