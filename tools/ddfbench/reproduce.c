@@ -25,6 +25,8 @@ static const struct rp_table rp_tables[] = {
 	  rp_shf_wmax },
 	{ "bsbf-tables", "BSBF/BSBFSD/RLBSBF Tables 1-3: FPR, FNR for k = 1 .. 5, scaled stream",
 	  rp_bsbf_tables },
+	{ "qht-table2", "QHT Tables 2/4, artificial streams: six filters' FPR, FNR, scaled",
+	  rp_qht_table2 },
 };
 
 #define RP_NTABLES (sizeof(rp_tables) / sizeof(rp_tables[0]))

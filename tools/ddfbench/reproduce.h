@@ -86,6 +86,7 @@ void rp_qht_table1(struct rp *r);
 void rp_qht_table5(struct rp *r);
 void rp_shf_wmax(struct rp *r);
 void rp_bsbf_tables(struct rp *r);
+void rp_qht_table2(struct rp *r);
 
 int ddf_reproduce_main(int argc, char **argv);
 
