@@ -277,21 +277,17 @@ struct bsbf_foreign {
 static int bsbf_resolve(struct ddf_params *p, const char **why)
 {
 	const struct bsbf_foreign foreign[] = {
-		{ p->window, "these filters have no window: they forget by "
-			     "random resets; size them by memory (m)" },
+		{ p->window, "these filters have no window: they forget by random resets; size them by memory (m)" },
 		{ p->l, "l (generations) is an APBF/APBBF parameter" },
 		{ p->block_bits, "block_bits is an APBBF parameter" },
 		{ p->block_hashes, "block_hashes is an APBBF parameter" },
 		{ p->fp_bits, "fp_bits is a QHT-family parameter" },
 		{ p->cell_bits, "cell_bits is an SBF/b_DBF parameter" },
 		{ p->decrements, "decrements is an SBF parameter" },
-		{ p->inner_kind, "inner_kind belongs to the queuing "
-				 "construction" },
-		{ p->subfilters, "subfilters belongs to the queuing "
-				 "construction" },
+		{ p->inner_kind, "inner_kind belongs to the queuing construction" },
+		{ p->subfilters, "subfilters belongs to the queuing construction" },
 		{ p->kind != DDF_KIND_RSBF && p->p_star,
-		  "p_star is RSBF's threshold: BSBF, BSBFSD and RLBSBF insert "
-		  "every element reported distinct" },
+		  "p_star is RSBF's threshold: BSBF, BSBFSD and RLBSBF insert every element reported distinct" },
 	};
 	const char *dummy;
 	unsigned int i;
@@ -299,8 +295,7 @@ static int bsbf_resolve(struct ddf_params *p, const char **why)
 	if (!why)
 		why = &dummy;
 	if (p->flags & DDF_PF_TIME) {
-		*why = "RSBF and BSBF filters have no time window: use count "
-		       "mode";
+		*why = "RSBF and BSBF filters have no time window: use count mode";
 		return DDF_EINVAL;
 	}
 	for (i = 0; i < DDF_ARRAY_SIZE(foreign); i++) {
@@ -316,8 +311,7 @@ static int bsbf_resolve(struct ddf_params *p, const char **why)
 		return DDF_ERANGE;
 	}
 	if (!p->m) {
-		*why = "give m, the bits of each of the k Bloom filters "
-		       "(ddf_bsbf_size() derives it from a memory budget)";
+		*why = "give m, the bits of each of the k Bloom filters (ddf_bsbf_size() derives it from a memory budget)";
 		return DDF_EINVAL;
 	}
 	if (p->m > DDF_MAX_BYTES * 8 ||

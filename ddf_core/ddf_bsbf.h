@@ -40,8 +40,8 @@ struct ddf_bsbf {
 	uint32_t k;
 	uint32_t kind;
 	/* hot words, each on its own cache line */
-	DDF_CACHE_ALIGNED struct ddf_rng rng;
 	DDF_CACHE_ALIGNED ddf_aword pos; /* RSBF: elements seen so far */
+	DDF_CACHE_ALIGNED struct ddf_rng rng;
 };
 
 #define DDF_BSBF_HDR_BYTES ddf_align_up(sizeof(struct ddf_bsbf), DDF_CACHELINE)

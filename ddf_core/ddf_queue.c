@@ -60,6 +60,7 @@ struct ddf_queue {
 	uint64_t sub_bytes; /* state line + inner filter, whole lines */
 	uint32_t L;
 	char *subs;
+	/* hot words, each on its own cache line */
 	DDF_CACHE_ALIGNED ddf_aword gen; /* G << BASE_BITS | G mod L */
 	DDF_CACHE_ALIGNED ddf_aword count; /* insertion tickets */
 	DDF_CACHE_ALIGNED ddf_aword busy; /* held while rotating */
@@ -144,7 +145,7 @@ static void queue_close(struct ddf_queue *q, uint32_t i)
 static uint64_t queue_rotate(struct ddf_queue *q, uint64_t target,
 			     uint64_t now)
 {
-	uint64_t G, v = 0;
+	uint64_t newest, v = 0;
 	uint32_t base;
 
 	while (!ddf_aword_try_cmpxchg(&q->busy, &v, 1)) {
@@ -152,32 +153,32 @@ static uint64_t queue_rotate(struct ddf_queue *q, uint64_t target,
 		v = 0;
 	}
 	v = ddf_aword_read(&q->gen);
-	G = v >> QUEUE_BASE_BITS;
+	newest = v >> QUEUE_BASE_BITS;
 	base = (uint32_t)(v & QUEUE_BASE_MASK);
 	/* past L rotations every subfilter is rebuilt once: skip the rest */
-	if (target > G + q->L) {
-		G = target - q->L;
-		base = (uint32_t)ddf_mod64(G, q->L);
+	if (target > newest + q->L) {
+		newest = target - q->L;
+		base = (uint32_t)ddf_mod64(newest, q->L);
 	}
-	while (G < target) {
+	while (newest < target) {
 		base = base + 1 == q->L ? 0 : base + 1;
-		G++;
+		newest++;
 		queue_close(q, base);
-		queue_build(q, base, G, now);
-		ddf_aword_set_release(&q->gen, G << QUEUE_BASE_BITS | base);
+		queue_build(q, base, newest, now);
+		ddf_aword_set_release(&q->gen, newest << QUEUE_BASE_BITS | base);
 	}
 	ddf_aword_set_release(&q->busy, 0);
-	return G;
+	return newest;
 }
 
 /* Generation of ticket t, given the newest G: nearly always G itself. */
 static inline uint64_t queue_gen_of(const struct ddf_queue *q, uint64_t t,
-				    uint64_t G)
+				    uint64_t newest)
 {
-	uint64_t lo = (G - (q->L - 1)) * q->c;
+	uint64_t lo = (newest - (q->L - 1)) * q->c;
 
 	if (DDF_LIKELY(t >= lo && t - lo < q->c))
-		return G;
+		return newest;
 	return q->L - 1 + ddf_div64(t, q->c);
 }
 
@@ -188,14 +189,14 @@ static inline uint64_t queue_gen_of(const struct ddf_queue *q, uint64_t t,
 static bool queue_ask(const struct ddf_queue *q, uint64_t v, uint64_t skip,
 		      const struct ddf_hash *h, uint64_t now)
 {
-	uint64_t G = v >> QUEUE_BASE_BITS;
+	uint64_t newest = v >> QUEUE_BASE_BITS;
 	uint32_t i = (uint32_t)(v & QUEUE_BASE_MASK), n;
 
-	for (n = 0; n < q->L; n++, G--, i = i ? i - 1 : q->L - 1) {
+	for (n = 0; n < q->L; n++, newest--, i = i ? i - 1 : q->L - 1) {
 		struct ddf_filter *f = queue_sub(q, i);
 		bool dup;
 
-		if (G == skip || !queue_enter(q, i, G))
+		if (newest == skip || !queue_enter(q, i, newest))
 			continue;
 		dup = q->inner->lookup(f, h, now);
 		queue_leave(q, i);
@@ -223,22 +224,22 @@ static bool queue_step(struct ddf_queue *q, const struct ddf_hash *h,
 {
 	uint64_t t = ddf_aword_fetch_add(&q->count, 1);
 	uint64_t v = ddf_aword_read_acquire(&q->gen);
-	uint64_t G = v >> QUEUE_BASE_BITS, g = queue_gen_of(q, t, G);
+	uint64_t newest = v >> QUEUE_BASE_BITS, g = queue_gen_of(q, t, newest);
 	bool dup = false;
 	uint32_t i;
 
-	if (DDF_UNLIKELY(g > G)) {
+	if (DDF_UNLIKELY(g > newest)) {
 		queue_rotate(q, g, now);
 		v = ddf_aword_read_acquire(&q->gen);
-		G = v >> QUEUE_BASE_BITS;
+		newest = v >> QUEUE_BASE_BITS;
 	}
 	if (test && queue_ask(q, v, g, h, now))
 		dup = true;
-	if (g + q->L <= G)
+	if (g + q->L <= newest)
 		return dup; /* a late ticket: its generation is gone */
 	/* generation g lives in subfilter g mod L, G - g places back */
 	i = (uint32_t)(v & QUEUE_BASE_MASK);
-	i = i >= G - g ? i - (uint32_t)(G - g) : i + q->L - (uint32_t)(G - g);
+	i = i >= newest - g ? i - (uint32_t)(newest - g) : i + q->L - (uint32_t)(newest - g);
 	if (!queue_enter(q, i, g))
 		return dup;
 	if (test)
@@ -410,17 +411,17 @@ static void queue_stats(const struct ddf_filter *f, struct ddf_stats *st)
 {
 	const struct ddf_queue *q = to_queue(f);
 	uint64_t v = ddf_aword_read_acquire(&q->gen);
-	uint64_t G = v >> QUEUE_BASE_BITS;
+	uint64_t newest = v >> QUEUE_BASE_BITS;
 	uint32_t i = (uint32_t)(v & QUEUE_BASE_MASK), n;
 
 	st->window = (q->L - 1) * q->c;
-	st->generation = G - (q->L - 1);
+	st->generation = newest - (q->L - 1);
 	st->gen_size = q->c;
 	st->inserts = ddf_aword_read(&q->count);
-	for (n = 0; n < q->L; n++, G--, i = i ? i - 1 : q->L - 1) {
+	for (n = 0; n < q->L; n++, newest--, i = i ? i - 1 : q->L - 1) {
 		struct ddf_stats in;
 
-		if (!queue_enter(q, i, G))
+		if (!queue_enter(q, i, newest))
 			continue;
 		memset(&in, 0, sizeof(in));
 		q->inner->stats(queue_sub(q, i), &in);

@@ -86,10 +86,10 @@ double ddf_apbbf_segment_fpr(uint64_t blocks, uint32_t B, uint32_t b,
 	double pr = ddf_exp(-lam), sum = 0.0, ql = 1.0;
 	uint32_t top = (uint32_t)(lam + 12.0 * ddf_sqrt(lam) + 40.0);
 
-	for (uint32_t L = 0; L <= top; L++) {
+	for (uint32_t load = 0; load <= top; load++) {
 		sum += pr * ddf_pow(1.0 - ql, b);
 		ql *= q;
-		pr *= lam / (L + 1);
+		pr *= lam / (load + 1);
 	}
 	return sum;
 }

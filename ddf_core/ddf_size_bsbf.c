@@ -190,8 +190,7 @@ int ddf_bsbf_size(const struct ddf_filter_type *t,
 	out->block_hashes = req->block_hashes;
 	out->fp_bits = req->fp_bits;
 	if (!req->bytes) {
-		*why = "these filters are sized by memory: give bytes (a "
-		       "target fpr only chooses k)";
+		*why = "these filters are sized by memory: give bytes (a target fpr only chooses k)";
 		return DDF_EINVAL;
 	}
 	if (req->fpr < 0 || req->fpr > 1) {
@@ -208,10 +207,8 @@ int ddf_bsbf_size(const struct ddf_filter_type *t,
 				break;
 	}
 	if (out->k > DDF_MAX_K) {
-		*why = req->k ? "k, the number of Bloom filters, must be "
-				"1..64" :
-				"no k reaches the target fpr (BSBFSD's tends "
-				"to 1 on a long stream)";
+		*why = req->k ? "k, the number of Bloom filters, must be 1..64" :
+				"no k reaches the target fpr (BSBFSD's tends to 1 on a long stream)";
 		return DDF_ERANGE;
 	}
 	if (req->k && req->fpr > 0 && ddf_bsbf_fpr(out) > req->fpr) {
