@@ -27,6 +27,8 @@ static const struct rp_table rp_tables[] = {
 	  rp_bsbf_tables },
 	{ "qht-table2", "QHT Tables 2/4, artificial streams: six filters' FPR, FNR, scaled",
 	  rp_qht_table2 },
+	{ "queue-fig5", "Queuing filters Figure 5: QHT, SQF, Cuckoo queues against the window",
+	  rp_queue_fig5 },
 	{ "queue-fig6", "Queuing QHT Figure 6: error rate against L per window, the best L moves",
 	  rp_queue_fig6 },
 };

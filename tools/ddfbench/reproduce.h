@@ -87,6 +87,7 @@ void rp_qht_table5(struct rp *r);
 void rp_shf_wmax(struct rp *r);
 void rp_bsbf_tables(struct rp *r);
 void rp_qht_table2(struct rp *r);
+void rp_queue_fig5(struct rp *r);
 void rp_queue_fig6(struct rp *r);
 
 int ddf_reproduce_main(int argc, char **argv);
