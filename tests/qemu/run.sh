@@ -115,6 +115,22 @@ prepare() {
 }
 
 # check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-
+# The kernel's own style checker, from the debug tree, over every file
+# that builds into the kernel (the core, the module, the KUnit glue, uapi).
+checkpatch() {
+	cp_out=$vm/checkpatch.txt
+	(cd "$DDF_ROOT" && "$1" --no-tree -q -f \
+		$(ls ddf_core/*.[ch] ddf_core/env/kernel/*.h nf_ddf/*.[ch] \
+			tests/kunit/*.c uapi/linux/*.h \
+			uapi/linux/netfilter/*.h 2>/dev/null)) >"$cp_out" 2>&1 || true
+	if grep -qE '^(WARNING|ERROR)' "$cp_out"; then
+		flunk "checkpatch: $(grep -cE '^(WARNING|ERROR)' "$cp_out") findings ($cp_out):"
+		grep -A2 -E '^(WARNING|ERROR)' "$cp_out" | head -n 20 | sed 's/^/       /'
+	else
+		pass "checkpatch: the kernel-side sources are clean"
+	fi
+}
+
 check() {
 	name=$1 image=$2 rel=$4 smp=$5 limit=$6 cmdline=$7 kunit=$8
 	log=$vm/$lane-$name.log
@@ -256,6 +272,7 @@ else
 	fi
 	if kdir=$("$DDF_QEMU/kernel.sh"); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
+		checkpatch "$kdir/src/scripts/checkpatch.pl"
 		check "$kver" "$kdir/bzImage" "$kdir/build" - \
 			"$DDF_VM_SMP_DEBUG" "$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot \
 			"$kdir/src/tools/testing/kunit/kunit.py"
