@@ -8,8 +8,18 @@
  * the whole mapping and a shift is "G + 1, base - 1". An element always
  * writes the segments of its own generation (its ticket in count mode, its
  * timestamp in time mode), so a CPU that races with a shift still stores
- * the element where it belongs; one that is so late that its generation
- * has left the window writes nothing.
+ * the element where it belongs. A ticket so late that its generation has
+ * left the window writes nothing (count mode); a timestamp older than the
+ * window as the newest caller sees it (time mode: timestamps of different
+ * CPUs lag each other) is written into the oldest live segments, so it
+ * stays findable for one more generation. A writer stalled between the
+ * check and its writes may leave stray bits in a recycled segment: false
+ * positives, never false negatives.
+ *
+ * Time windows are guaranteed against the newest timestamp any caller has
+ * passed: a key inserted with timestamp t is found by lookups up to
+ * t + window as long as no caller's clock runs more than one generation
+ * (window / l) ahead of the inserting caller's.
  *
  * A shift must not clear a whole segment at once. We keep one spare
  * segment (memory cost: 1/(k+l) of the filter): during generation G the
@@ -31,6 +41,7 @@
 /* the published word: G << DDF_AGE_BASE_BITS | base, nseg <= 321 */
 #define DDF_AGE_BASE_BITS 9
 #define DDF_AGE_BASE_MASK ((1u << DDF_AGE_BASE_BITS) - 1)
+#define DDF_AGE_MAX_GEN ((1ull << (64 - DDF_AGE_BASE_BITS)) - 1)
 
 struct ddf_age {
 	uint32_t k, l, nseg; /* nseg = k + l + 1 */
@@ -105,7 +116,11 @@ static inline uint64_t ddf_age_gen_of(uint64_t x, uint64_t len, uint64_t G)
 static inline uint64_t ddf_age_time_gen(const struct ddf_age *a, uint64_t now,
 					uint64_t G)
 {
-	return ddf_age_gen_of(now > a->t0 ? now - a->t0 : 0, a->gen_ns, G);
+	uint64_t gn = ddf_age_gen_of(now > a->t0 ? now - a->t0 : 0, a->gen_ns,
+				     G);
+
+	/* the published word holds 55 bits of generation: decades at 40 ns */
+	return gn < DDF_AGE_MAX_GEN ? gn : DDF_AGE_MAX_GEN;
 }
 
 static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
@@ -213,7 +228,8 @@ static inline void ddf_age_clear_some(struct ddf_age *a)
  * An insert's prologue: shift and clear as needed, then give the segments
  * of the element's own generation (*ins) and the current view (*cur).
  * Returns false when the element's generation has already left the window
- * (a CPU holding an old ticket): there is nothing left to write then.
+ * (a CPU holding an old ticket): there is nothing left to write then. A
+ * lagging timestamp goes to the oldest live segments instead (see top).
  */
 static inline bool ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
 					struct ddf_age_at *ins,
@@ -232,8 +248,12 @@ static inline bool ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
 	ddf_age_clear_some(a);
 	*cur = at;
 	d = at.G - gn;
-	if (DDF_UNLIKELY(d > a->l))
-		return false;
+	if (DDF_UNLIKELY(d > a->l)) {
+		if (!a->time_mode)
+			return false;
+		d = a->l;
+		gn = at.G - d;
+	}
 	ins->G = gn;
 	ins->base = ddf_age_phys(a, at.base, (uint32_t)d);
 	return true;

@@ -186,6 +186,37 @@ DDF_TEST(apbf_time_long_gap_empties)
 }
 
 /* lookup reports presence without inserting */
+/*
+ * Timestamps of different CPUs lag each other. A key whose timestamp is
+ * one generation older than the window as the newest caller sees it still
+ * lands in live segments, and a lookup at its own time finds it; a ticket
+ * that late in count mode is outside the window and writes nothing.
+ */
+DDF_TEST(apbf_time_lagging_timestamp_found)
+{
+	static const uint32_t kinds[] = { DDF_KIND_APBF, DDF_KIND_APBBF };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		uint64_t gen = 100 * NS_PER_US, t0 = 1000;
+		struct ddf_params p = { .kind = kinds[i], .flags = DDF_PF_TIME,
+					.k = 4, .l = 3, .window = 1000,
+					.window_ns = 3 * gen };
+		struct ddf_filter *f = make(t, &p, t0);
+		struct ddf_hash late = key(21, 1), newer = key(21, 2);
+
+		DDF_ASSERT(t, f);
+		/* another CPU has reached generation 10 */
+		ddf_filter_insert(f, &newer, t0 + 10 * gen);
+		/* this one stamped its packet in generation 6: l + 1 behind */
+		DDF_EXPECT(t, !ddf_filter_test_and_insert(f, &late,
+							  t0 + 6 * gen + 1));
+		DDF_EXPECT_MSG(t, ddf_filter_lookup(f, &late, t0 + 6 * gen + 2),
+			       "%s: a lagging key is lost",
+			       ddf_kind_name(kinds[i]));
+		DDF_EXPECT(t, ddf_filter_lookup(f, &newer, t0 + 10 * gen));
+	}
+}
+
 DDF_TEST(apbf_lookup_does_not_insert)
 {
 	struct ddf_params p = { .kind = DDF_KIND_APBBF, .k = 3, .l = 5,
@@ -294,6 +325,7 @@ static ddf_case_t ddf_apbf_cases[] = {
 	DDF_CASE(apbbf_time_no_false_negatives),
 	DDF_CASE(apbf_forgets_after_window_and_slack),
 	DDF_CASE(apbf_time_long_gap_empties),
+	DDF_CASE(apbf_time_lagging_timestamp_found),
 	DDF_CASE(apbf_lookup_does_not_insert),
 	DDF_CASE(apbf_bad_params_rejected),
 	DDF_CASE(apbf_init_checks_size),
