@@ -101,6 +101,32 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * Kinds that never report a key of the last `window` insertions as unseen;
+ * the others forget at random and their window is only a size.
+ */
+static bool kind_has_window(uint32_t kind)
+{
+	switch (kind) {
+	case DDF_KIND_APBF: case DDF_KIND_APBBF: case DDF_KIND_EXACT:
+	case DDF_KIND_SHF: case DDF_KIND_CSHF: case DDF_KIND_BDBF:
+	case DDF_KIND_A2: case DDF_KIND_QUEUE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Kinds whose analytic rate is the limit on an endless stream. */
+static bool kind_asymptotic(uint32_t kind)
+{
+	return kind == DDF_KIND_QHT || kind == DDF_KIND_QHTD ||
+	       kind == DDF_KIND_QQHTD || kind == DDF_KIND_SQF ||
+	       kind == DDF_KIND_SBF || kind == DDF_KIND_CUCKOO ||
+	       kind == DDF_KIND_RSBF || kind == DDF_KIND_BSBF ||
+	       kind == DDF_KIND_BSBFSD || kind == DDF_KIND_RLBSBF;
+}
+
 static const struct ddf_filter_type *kind_of(const struct opts *o)
 {
 	const struct ddf_filter_type *t;
@@ -186,12 +212,12 @@ static int cmd_size(const struct opts *o)
 	if (p.fp_bits)
 		printf(" s=%u", p.fp_bits);
 	printf("\nwindow      %llu elements%s\n", (unsigned long long)p.window,
-	       p.kind >= DDF_KIND_QHT ? " (approximate: no guarantee)" : "");
+	       kind_has_window(p.kind) ? "" : " (approximate: no guarantee)");
 	printf("memory      %llu bytes (%.2f bits per element)\n",
 	       (unsigned long long)rep.bytes,
 	       p.window ? rep.bytes * 8.0 / p.window : 0.0);
 	printf("fp rate     %.3g analytic%s\n", rep.fpr,
-	       p.kind >= DDF_KIND_QHT ? " (asymptotic)" :
+	       kind_asymptotic(p.kind) ? " (asymptotic)" :
 					" (worst case inside the window)");
 	if (rep.accesses_false)
 		printf("accesses    %.2f per query answering no\n",
@@ -284,7 +310,7 @@ static int cmd_accuracy(const struct opts *o)
 		printf("fp rate measured %.6g over %llu probes (analytic %.6g%s)\n",
 		       (double)hits / probed, (unsigned long long)probed,
 		       rep.fpr,
-		       p.kind >= DDF_KIND_QHT ? ", asymptotic" : ", worst case");
+		       kind_asymptotic(p.kind) ? ", asymptotic" : ", worst case");
 		printf("false negatives inside the window: %llu of %llu checks\n",
 		       (unsigned long long)fn,
 		       (unsigned long long)o->inserts);
@@ -313,11 +339,27 @@ static void speed_params(const struct opts *o, struct ddf_params *p)
 		p->block_hashes = o->b ? o->b : 8;
 		p->m = bytes * 8 / (p->k + p->l + 1) / p->block_bits;
 		break;
-	default:
+	case DDF_KIND_QHT:
+	case DDF_KIND_QHTD:
+	case DDF_KIND_QQHTD:
 		p->k = o->k ? o->k : 4;
 		p->fp_bits = o->s ? o->s : 16;
 		p->m = bytes / 8;
 		break;
+	default: {
+		/* the other kinds size themselves from a budget */
+		struct ddf_size_req req = { .kind = t->kind, .bytes = bytes,
+					    .fpr = o->fpr ? o->fpr : 0.01,
+					    .window = o->window ? o->window :
+						      kind_has_window(t->kind) ?
+								  bytes / 64 : 0 };
+
+		if (ddf_size(&req, p, NULL, &why)) {
+			fprintf(stderr, "ddfbench: %s: %s\n", t->name, why);
+			exit(2);
+		}
+		return;
+	}
 	}
 	if (ddf_params_resolve(p, &why)) {
 		fprintf(stderr, "ddfbench: %s\n", why);
