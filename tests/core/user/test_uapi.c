@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The netlink ABI (uapi/linux/ddf.h) names the core's numbers; the module
+ * passes them through unchanged, so they must stay equal.
+ */
+#include "ddf_test.h"
+#include "ddf_filter.h"
+#include "ddf_hash.h"
+#include "ddf_key.h"
+#include "../../uapi/linux/ddf.h"
+
+DDF_TEST(uapi_filter_kinds_match_core)
+{
+	static const struct {
+		uint32_t uapi, core;
+	} kinds[] = {
+		{ DDF_FILTER_APBF, DDF_KIND_APBF },
+		{ DDF_FILTER_APBBF, DDF_KIND_APBBF },
+		{ DDF_FILTER_QHT, DDF_KIND_QHT },
+		{ DDF_FILTER_QHTD, DDF_KIND_QHTD },
+		{ DDF_FILTER_QQHTD, DDF_KIND_QQHTD },
+		{ DDF_FILTER_SQF, DDF_KIND_SQF },
+		{ DDF_FILTER_SBF, DDF_KIND_SBF },
+		{ DDF_FILTER_A2, DDF_KIND_A2 },
+		{ DDF_FILTER_BDBF, DDF_KIND_BDBF },
+		{ DDF_FILTER_CUCKOO, DDF_KIND_CUCKOO },
+		{ DDF_FILTER_RSBF, DDF_KIND_RSBF },
+		{ DDF_FILTER_BSBF, DDF_KIND_BSBF },
+		{ DDF_FILTER_BSBFSD, DDF_KIND_BSBFSD },
+		{ DDF_FILTER_RLBSBF, DDF_KIND_RLBSBF },
+		{ DDF_FILTER_SHF, DDF_KIND_SHF },
+		{ DDF_FILTER_CSHF, DDF_KIND_CSHF },
+		{ DDF_FILTER_EXACT, DDF_KIND_EXACT },
+		{ DDF_FILTER_QUEUE, DDF_KIND_QUEUE },
+		{ __DDF_FILTER_MAX, __DDF_KIND_MAX },
+	};
+
+	for (unsigned int i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		DDF_EXPECT_MSG(t, kinds[i].uapi == kinds[i].core,
+			       "kind %u: uapi %u, core %u", i, kinds[i].uapi,
+			       kinds[i].core);
+}
+
+DDF_TEST(uapi_key_bits_match_core)
+{
+	DDF_EXPECT_EQ(t, DDF_KEY_TYPE_PACKET, DDF_KEY_PACKET);
+	DDF_EXPECT_EQ(t, DDF_KEY_TYPE_FIELDS, DDF_KEY_FIELDS);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_SADDR, DDF_KF_SADDR);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_DADDR, DDF_KF_DADDR);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_PROTO, DDF_KF_PROTO);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_SPORT, DDF_KF_SPORT);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_DPORT, DDF_KF_DPORT);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_IPID, DDF_KF_IPID);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_TCPSEQ, DDF_KF_TCPSEQ);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_TCPACK, DDF_KF_TCPACK);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_ICMPID, DDF_KF_ICMPID);
+	DDF_EXPECT_EQ(t, DDF_KEY_FIELD_PAYLOAD, DDF_KF_PAYLOAD);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_TTL, DDF_KI_TTL);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_IPV4CSUM, DDF_KI_IPV4CSUM);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_DSCP, DDF_KI_DSCP);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_ECN, DDF_KI_ECN);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_IPID, DDF_KI_IPID);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_FLOWLABEL, DDF_KI_FLOWLABEL);
+	DDF_EXPECT_EQ(t, DDF_KEY_IGNORE_L4CSUM, DDF_KI_L4CSUM);
+	DDF_EXPECT_EQ(t, __DDF_KEY_FIELD_ALL, __DDF_KF_ALL);
+	DDF_EXPECT_EQ(t, __DDF_KEY_IGNORE_ALL, __DDF_KI_ALL);
+	DDF_EXPECT_EQ(t, DDF_KEY_PAYLOAD_LIMIT, DDF_KEY_PAYLOAD_MAX);
+	DDF_EXPECT_EQ(t, DDF_HASH_ALG_SIPHASH13, DDF_HASH_SIP13);
+	DDF_EXPECT_EQ(t, DDF_HASH_ALG_SIPHASH24, DDF_HASH_SIP24);
+}
+
+static ddf_case_t cases[] = {
+	DDF_CASE(uapi_filter_kinds_match_core),
+	DDF_CASE(uapi_key_bits_match_core),
+	DDF_CASES_END
+};
+
+DDF_SUITE(ddf_uapi, cases);

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ddf: packet de-duplication rules, configured over the generic netlink
+ * family "ddf". Rules live in a network namespace and are named.
+ *
+ * Attribute tree (N: nested, reply: only in replies):
+ *
+ *   DDF_A_NAME            string, 1 .. DDF_NAME_MAX - 1 bytes, required
+ *   DDF_A_FAMILY          u8   NFPROTO_IPV4 | NFPROTO_IPV6 | NFPROTO_INET
+ *   DDF_A_HOOK            u8   NF_INET_PRE_ROUTING .. NF_INET_POST_ROUTING,
+ *                              or DDF_HOOK_NONE (only the xtables match
+ *                              uses the rule)
+ *   DDF_A_PRIORITY        s32  netfilter priority; same hook: in order
+ *   DDF_A_IIFNAME         string, < IFNAMSIZ: only packets in on it
+ *   DDF_A_OIFNAME         string, < IFNAMSIZ: only packets out on it
+ *   DDF_A_L4PROTO         u8   only this IP protocol
+ *   DDF_A_KEY          N  what identifies a copy of a packet
+ *     DDF_KEY_A_FORM        u8   enum ddf_key_type
+ *     DDF_KEY_A_FIELDS      u32  DDF_KEY_FIELD_* (form fields)
+ *     DDF_KEY_A_IGNORE      u32  DDF_KEY_IGNORE_* (form packet)
+ *     DDF_KEY_A_MAX_BYTES   u32  form packet: bytes hashed, 1 .. 65535
+ *     DDF_KEY_A_PAYLOAD_OFF u16  with DDF_KEY_FIELD_PAYLOAD
+ *     DDF_KEY_A_PAYLOAD_LEN u16  offset + length <= DDF_KEY_PAYLOAD_LIMIT
+ *   DDF_A_FILTER       N  the sliding-window filter, resolved parameters
+ *     DDF_FILTER_A_KIND     u32  enum ddf_filter_kind
+ *     DDF_FILTER_A_WINDOW   u64  elements (count window), or the most
+ *                              elements expected per DDF_FILTER_A_WINDOW_NS
+ *     DDF_FILTER_A_WINDOW_NS u64 time window, 10 us .. 1 h
+ *     DDF_FILTER_A_K, _L    u32  shape (kinds that have one)
+ *     DDF_FILTER_A_M        u64  slice bits, blocks or rows (per kind)
+ *     DDF_FILTER_A_BLOCK_BITS, _BLOCK_HASHES, _FP_BITS, _CELL_BITS,
+ *     _DECREMENTS, _INNER_KIND, _SUBFILTERS, _P_STAR  u32 (per kind)
+ *     DDF_FILTER_A_SEED     binary, 16 bytes: the SipHash key; random
+ *                              when absent, and then never reported
+ *     DDF_FILTER_A_HASH     u8   enum ddf_hash_alg (SipHash-1-3 default)
+ *     DDF_FILTER_A_BYTES    u64  reply: memory the filter holds
+ *   DDF_A_ACTION       N  what happens to a duplicate
+ *     DDF_ACTION_A_TYPE     u8   enum ddf_action
+ *     DDF_ACTION_A_MARK     u32  DDF_ACTION_MARK: value
+ *     DDF_ACTION_A_MASK     u32  DDF_ACTION_MARK: bits set (default all)
+ *   DDF_A_STATS        N  reply: counters summed over CPUs
+ *     DDF_STATS_A_PACKETS, _BYTES, _DUPLICATES, _DROPPED, _MARKED,
+ *     _UNPARSED             u64
+ *     DDF_STATS_A_GENERATION u64, DDF_STATS_A_FILL_PPM u32
+ *
+ * Sizing from a target false-positive rate or a memory budget happens in
+ * userspace (ddfctl, with the same core); the kernel validates the resolved
+ * parameters, caps every size, and reports what it allocated.
+ */
+#ifndef _UAPI_LINUX_DDF_H
+#define _UAPI_LINUX_DDF_H
+
+#include <linux/types.h>
+
+#define DDF_GENL_NAME "ddf"
+#define DDF_GENL_VERSION 1
+
+#define DDF_NAME_MAX 32 /* with the terminating NUL */
+#define DDF_HOOK_NONE 255
+#define DDF_SEED_LEN 16
+#define DDF_KEY_PAYLOAD_LIMIT 4096 /* payload offset + length */
+
+enum ddf_cmd {
+	DDF_CMD_UNSPEC,
+	DDF_CMD_NEW, /* create a rule; fails if the name exists */
+	DDF_CMD_DEL, /* delete the rule DDF_A_NAME */
+	DDF_CMD_GET, /* one rule (DDF_A_NAME), or all with NLM_F_DUMP */
+	DDF_CMD_RESET, /* zero counters; DDF_RESET_F_FILTER empties the filter */
+	DDF_CMD_FLUSH, /* delete every rule of the namespace */
+	__DDF_CMD_MAX
+};
+#define DDF_CMD_MAX (__DDF_CMD_MAX - 1)
+
+enum ddf_attr {
+	DDF_A_UNSPEC,
+	DDF_A_PAD,
+	DDF_A_NAME,
+	DDF_A_FAMILY,
+	DDF_A_HOOK,
+	DDF_A_PRIORITY,
+	DDF_A_IIFNAME,
+	DDF_A_OIFNAME,
+	DDF_A_L4PROTO,
+	DDF_A_KEY,
+	DDF_A_FILTER,
+	DDF_A_ACTION,
+	DDF_A_STATS,
+	DDF_A_RESET_FLAGS, /* u32 DDF_RESET_F_*, with DDF_CMD_RESET */
+	__DDF_A_MAX
+};
+#define DDF_A_MAX (__DDF_A_MAX - 1)
+
+#define DDF_RESET_F_FILTER 0x1u
+#define __DDF_RESET_F_ALL DDF_RESET_F_FILTER
+
+enum ddf_key_type {
+	DDF_KEY_TYPE_PACKET, /* the whole L3 packet, ignored fields masked */
+	DDF_KEY_TYPE_FIELDS, /* the fields in DDF_KEY_A_FIELDS */
+	__DDF_KEY_TYPE_MAX
+};
+
+#define DDF_KEY_FIELD_SADDR (1u << 0)
+#define DDF_KEY_FIELD_DADDR (1u << 1)
+#define DDF_KEY_FIELD_PROTO (1u << 2)
+#define DDF_KEY_FIELD_SPORT (1u << 3)
+#define DDF_KEY_FIELD_DPORT (1u << 4)
+#define DDF_KEY_FIELD_IPID (1u << 5)
+#define DDF_KEY_FIELD_TCPSEQ (1u << 6)
+#define DDF_KEY_FIELD_TCPACK (1u << 7)
+#define DDF_KEY_FIELD_ICMPID (1u << 8)
+#define DDF_KEY_FIELD_PAYLOAD (1u << 9)
+#define __DDF_KEY_FIELD_ALL ((1u << 10) - 1)
+
+#define DDF_KEY_IGNORE_TTL (1u << 0) /* IPv4 TTL, IPv6 hop limit */
+#define DDF_KEY_IGNORE_IPV4CSUM (1u << 1)
+#define DDF_KEY_IGNORE_DSCP (1u << 2)
+#define DDF_KEY_IGNORE_ECN (1u << 3)
+#define DDF_KEY_IGNORE_IPID (1u << 4)
+#define DDF_KEY_IGNORE_FLOWLABEL (1u << 5)
+#define DDF_KEY_IGNORE_L4CSUM (1u << 6)
+#define __DDF_KEY_IGNORE_ALL ((1u << 7) - 1)
+
+enum ddf_key_attr {
+	DDF_KEY_A_UNSPEC,
+	DDF_KEY_A_FORM,
+	DDF_KEY_A_FIELDS,
+	DDF_KEY_A_IGNORE,
+	DDF_KEY_A_MAX_BYTES,
+	DDF_KEY_A_PAYLOAD_OFF,
+	DDF_KEY_A_PAYLOAD_LEN,
+	__DDF_KEY_A_MAX
+};
+#define DDF_KEY_A_MAX (__DDF_KEY_A_MAX - 1)
+
+/* The same numbers as the core's enum ddf_kind. */
+enum ddf_filter_kind {
+	DDF_FILTER_NONE,
+	DDF_FILTER_APBF,
+	DDF_FILTER_APBBF,
+	DDF_FILTER_QHT,
+	DDF_FILTER_QHTD,
+	DDF_FILTER_QQHTD,
+	DDF_FILTER_SQF,
+	DDF_FILTER_SBF,
+	DDF_FILTER_A2,
+	DDF_FILTER_BDBF,
+	DDF_FILTER_CUCKOO,
+	DDF_FILTER_RSBF,
+	DDF_FILTER_BSBF,
+	DDF_FILTER_BSBFSD,
+	DDF_FILTER_RLBSBF,
+	DDF_FILTER_SHF,
+	DDF_FILTER_CSHF,
+	DDF_FILTER_EXACT,
+	DDF_FILTER_QUEUE,
+	__DDF_FILTER_MAX
+};
+
+enum ddf_hash_alg {
+	DDF_HASH_ALG_SIPHASH13,
+	DDF_HASH_ALG_SIPHASH24,
+	__DDF_HASH_ALG_MAX
+};
+
+enum ddf_filter_attr {
+	DDF_FILTER_A_UNSPEC,
+	DDF_FILTER_A_PAD,
+	DDF_FILTER_A_KIND,
+	DDF_FILTER_A_WINDOW,
+	DDF_FILTER_A_WINDOW_NS,
+	DDF_FILTER_A_K,
+	DDF_FILTER_A_L,
+	DDF_FILTER_A_M,
+	DDF_FILTER_A_BLOCK_BITS,
+	DDF_FILTER_A_BLOCK_HASHES,
+	DDF_FILTER_A_FP_BITS,
+	DDF_FILTER_A_CELL_BITS,
+	DDF_FILTER_A_DECREMENTS,
+	DDF_FILTER_A_INNER_KIND,
+	DDF_FILTER_A_SUBFILTERS,
+	DDF_FILTER_A_P_STAR,
+	DDF_FILTER_A_SEED,
+	DDF_FILTER_A_HASH,
+	DDF_FILTER_A_BYTES,
+	__DDF_FILTER_A_MAX
+};
+#define DDF_FILTER_A_MAX (__DDF_FILTER_A_MAX - 1)
+
+enum ddf_action {
+	DDF_ACTION_DROP, /* drop the duplicate */
+	DDF_ACTION_MARK, /* skb->mark = (mark & ~mask) | value, continue */
+	DDF_ACTION_COUNT, /* only count: size a rule before enforcing it */
+	__DDF_ACTION_MAX
+};
+
+enum ddf_action_attr {
+	DDF_ACTION_A_UNSPEC,
+	DDF_ACTION_A_TYPE,
+	DDF_ACTION_A_MARK,
+	DDF_ACTION_A_MASK,
+	__DDF_ACTION_A_MAX
+};
+#define DDF_ACTION_A_MAX (__DDF_ACTION_A_MAX - 1)
+
+enum ddf_stats_attr {
+	DDF_STATS_A_UNSPEC,
+	DDF_STATS_A_PAD,
+	DDF_STATS_A_PACKETS,
+	DDF_STATS_A_BYTES,
+	DDF_STATS_A_DUPLICATES,
+	DDF_STATS_A_DROPPED,
+	DDF_STATS_A_MARKED,
+	DDF_STATS_A_UNPARSED, /* not IP, malformed, other family */
+	DDF_STATS_A_GENERATION,
+	DDF_STATS_A_FILL_PPM,
+	__DDF_STATS_A_MAX
+};
+#define DDF_STATS_A_MAX (__DDF_STATS_A_MAX - 1)
+
+#endif /* _UAPI_LINUX_DDF_H */
