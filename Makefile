@@ -20,7 +20,7 @@ BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
 .PHONY: all check check-core check-freestanding setup clean help demo
-all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests
+all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -47,6 +47,17 @@ $(B)/ddfbench: $(BENCH_SRCS) $(BENCH_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -pthread $(BENCH_SRCS) \
 		$(B)/libddf_core.a -lm -o $@
 
+# ddfctl, the rule tool (libmnl), and its tests: no kernel needed (-n).
+CTL_SRCS := $(wildcard tools/ddfctl/*.c)
+CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h
+.PHONY: check-tools
+$(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi $(CTL_SRCS) \
+		$(B)/libddf_core.a -lmnl -lm -o $@
+
+check-tools: $(B)/ddfctl $(B)/ddfbench
+	tests/tools/test_ddfctl.sh $(B)
+
 setup:
 	@scripts/setup-debian.sh
 
@@ -58,7 +69,7 @@ demo: setup $(B)/ddfbench
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
 		--inserts 1000000 --probes 1000000
 
-check: setup check-freestanding check-core check-vm
+check: setup check-freestanding check-core check-tools check-vm
 
 check-core: $(B)/ddf_core_tests
 	$(B)/ddf_core_tests

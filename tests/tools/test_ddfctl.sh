@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ddfctl without the kernel: sizing (against ddfbench, the same core), the
+# error sentences of bad commands, and the dry-run (-n) netlink requests.
+# Usage: tests/tools/test_ddfctl.sh [BUILD_DIR]
+set -e
+
+B=${1:-build}
+CTL=$B/ddfctl
+BENCH=$B/ddfbench
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# Test that ddfctl answers --help, both globally and for rule add
+"$CTL" --help >"$tmp/out"
+grep -q '^  rule add ' "$tmp/out" && grep -q '^  size ' "$tmp/out" && ok ||
+	bad "--help lists the commands"
+"$CTL" rule add --help >"$tmp/out"
+grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
+	bad "rule add --help states the defaults"
+
+# Test that ddfctl size gives ddfbench's numbers for the same request
+while read -r kind window how value; do
+	"$CTL" -j size filter "$kind" window "$window" "$how" "$value" \
+		>"$tmp/ctl"
+	"$BENCH" size --json --filter "$kind" --window "$window" \
+		"--$how" "$value" >"$tmp/bench"
+	if cmp -s "$tmp/ctl" "$tmp/bench"; then
+		ok
+	else
+		bad "size $kind $window $how $value:" \
+			"$(cat "$tmp/ctl") vs $(cat "$tmp/bench")"
+	fi
+done <<'LIST'
+apbbf 1000000 fpr 1e-6
+apbf 100000 fpr 1e-3
+apbbf 100000 memory 1M
+qqhtd 100000 fpr 1e-4
+qhtd 1000000 fpr 1e-5
+LIST
+
+# Test that size without a kernel prints shape, memory, bits per element
+# and the analytic rate, and defaults to fpr 1e-6
+"$CTL" size filter apbbf window 1000000 >"$tmp/out"
+for want in 'filter      apbbf' 'shape       k=6 l=18 m=3772 B=512 b=4' \
+	'window      1000044 packets' \
+	'memory      6035712 bytes (48.28 bits per element)' \
+	'fp rate     9.43e-07 analytic'; do
+	grep -qxF "$want" "$tmp/out" && ok || bad "size prints '$want'"
+done
+
+# Test that a time window is sized for its packets and reported in time
+"$CTL" size window 100k/250ms >"$tmp/out"
+grep -qxF 'window      100206 packets per 250ms' "$tmp/out" && ok ||
+	bad "size of a time window: $(cat "$tmp/out")"
+
+# Test that each bad command exits non-zero with a sentence naming the bad
+# word (table: the word the message must quote, then the arguments)
+n=0
+while IFS='|' read -r word args; do
+	[ -z "$word" ] && continue
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if eval "\"\$CTL\" $args" >"$tmp/out" 2>"$tmp/err"; then
+		bad "'$args' succeeded"
+		continue
+	fi
+	if grep -qF -- "$word" "$tmp/err" && grep -q '^ddfctl: ' "$tmp/err"; then
+		ok
+	else
+		bad "'$args' does not name '$word': $(cat "$tmp/err")"
+	fi
+	[ -s "$tmp/out" ] && bad "'$args' printed on stdout"
+done <<'TABLE'
+'3 parsecs'|-n rule add r window '3 parsecs'
+'1s'|-n rule add r window 1s
+'2h'|-n rule add r window 10k/2h
+'5us'|-n rule add r window 10k/5us
+'0'|-n rule add r window 0
+'0'|-n rule add r window 100 fpr 0
+'1'|-n rule add r window 100 fpr 1
+'2'|-n rule add r window 100 fpr 2
+'often'|-n rule add r window 100 fpr often
+'1M' given with fpr|-n rule add r window 100 fpr 1e-3 memory 1M
+'1e-3' given with memory|-n rule add r window 100 memory 1M fpr 1e-3
+'12Q'|-n rule add r window 100 memory 12Q
+'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'|-n rule add aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa window 100
+payload|-n rule add r window 100 payload 0:64
+'0:x'|-n rule add r window 100 key payload payload 0:x
+'4000:200'|-n rule add r window 100 key payload payload 4000:200
+'saddr,payload'|-n rule add r window 100 key saddr,payload
+'key saddr'|-n rule add r window 100 key saddr payload 0:8
+'bogus'|-n rule add r window 100 key saddr,bogus
+'foo'|-n rule add r window 100 ignore ttl,foo
+'dscp'|-n rule add r window 100 ignore dscp
+'ttl'|-n rule add r window 100 key saddr ignore ttl
+'0xzz'|-n rule add r window 100 action mark 0x10/0xzz
+'0x100'|-n rule add r window 100 action mark 0x100/0xff
+'lots'|-n rule add r window 100 action mark lots
+'explode'|-n rule add r window 100 action explode
+'12ab'|-n rule add r window 100 seed 12ab
+'0123456789abcdef0123456789abcdeg'|-n rule add r window 100 seed 0123456789abcdef0123456789abcdeg
+'bloom'|-n rule add r window 100 filter bloom
+'none'|-n rule add r window 100 hook none
+'sideways'|-n rule add r window 100 hook sideways
+'ip7'|-n rule add r window 100 family ip7
+'icmp'|-n rule add r window 100 family ip6 proto icmp
+'icmpv6'|-n rule add r window 100 family ip proto icmpv6
+'gre'|-n rule add r window 100 proto gre
+'eth0'|-n rule add r window 100 hook output iif eth0
+'eth1'|-n rule add r window 100 oif eth1
+'averyveryverylongifname'|-n rule add r window 100 iif averyveryverylongifname
+'1.5'|-n rule add r window 100 priority 1.5
+'frobnicate'|-n rule add r window 100 frobnicate
+fpr: needs an argument|-n rule add r window 100 fpr
+'r'|-n rule add r
+10 bytes|-n rule add r window 1000 memory 10
+'qqhtd'|-n rule add r window 100k/1s filter qqhtd
+'frobnicate'|frobnicate
+'-x'|-x show
+'r2'|-n rule del r1 r2
+'extra'|-n show r extra
+'bloom'|size filter bloom window 100
+'3 parsecs'|size window '3 parsecs'
+'1M' given with fpr|size window 100 fpr 1e-3 memory 1M
+TABLE
+[ "$n" -ge 20 ] && ok || bad "the bad-input table has only $n rows"
+
+# Test that a dry run of a default rule prints the resolved request: inet,
+# prerouting, key packet ignoring ttl,ipv4csum, apbbf at 1e-6, drop
+"$CTL" -n rule add web window 100k >"$tmp/out"
+cat >"$tmp/want" <<'WANT'
+DDF_CMD_NEW
+  DDF_A_NAME "web"
+  DDF_A_FAMILY 1 (inet)
+  DDF_A_HOOK 0 (prerouting)
+  DDF_A_PRIORITY 0
+  DDF_A_KEY
+    DDF_KEY_A_FORM 0 (packet)
+    DDF_KEY_A_IGNORE 3 (ttl,ipv4csum)
+    DDF_KEY_A_MAX_BYTES 1500
+  DDF_A_FILTER
+    DDF_FILTER_A_KIND 2 (apbbf)
+    DDF_FILTER_A_WINDOW 100206
+    DDF_FILTER_A_K 6
+    DDF_FILTER_A_L 18
+    DDF_FILTER_A_M 378
+    DDF_FILTER_A_BLOCK_BITS 512
+    DDF_FILTER_A_BLOCK_HASHES 4
+  DDF_A_ACTION
+    DDF_ACTION_A_TYPE 0 (drop)
+WANT
+diff -u "$tmp/want" "$tmp/out" && ok || bad "dry run of the default rule"
+
+# Test that a field key, ports, interfaces, a time window, a seed and a
+# mark all reach the request
+"$CTL" -n rule add dns family ip hook forward priority -5 iif eth0 oif eth1 \
+	proto udp key saddr,daddr,sport,dport,payload payload 0:12 \
+	filter qqhtd window 50000 fpr 1e-4 \
+	seed 000102030405060708090a0b0c0d0e0f action mark 0x10/0xf0 \
+	>"$tmp/out"
+for want in '  DDF_A_FAMILY 2 (ip)' '  DDF_A_HOOK 2 (forward)' \
+	'  DDF_A_PRIORITY -5' '  DDF_A_IIFNAME "eth0"' \
+	'  DDF_A_OIFNAME "eth1"' '  DDF_A_L4PROTO 17 (udp)' \
+	'    DDF_KEY_A_FORM 1 (fields)' \
+	'    DDF_KEY_A_FIELDS 539 (saddr,daddr,sport,dport,payload)' \
+	'    DDF_KEY_A_PAYLOAD_OFF 0' '    DDF_KEY_A_PAYLOAD_LEN 12' \
+	'    DDF_FILTER_A_KIND 5 (qqhtd)' \
+	'    DDF_FILTER_A_SEED 000102030405060708090a0b0c0d0e0f' \
+	'    DDF_ACTION_A_TYPE 1 (mark)' '    DDF_ACTION_A_MARK 16' \
+	'    DDF_ACTION_A_MASK 240'; do
+	grep -qxF -- "$want" "$tmp/out" && ok || bad "dns rule: '$want'"
+done
+grep -q 'DDF_KEY_A_IGNORE' "$tmp/out" && bad "a field key sends no ignore" ||
+	ok
+
+# Test that a time window travels as WINDOW_NS beside its packet count
+"$CTL" -n rule add t window 100k/1s action count >"$tmp/out"
+grep -qxF '    DDF_FILTER_A_WINDOW_NS 1000000000 (1s)' "$tmp/out" &&
+	grep -qxF '    DDF_ACTION_A_TYPE 2 (count)' "$tmp/out" && ok ||
+	bad "time window request: $(cat "$tmp/out")"
+
+# Test that a memory budget sizes the filter within it
+"$CTL" -n rule add m window 100000 memory 1M >"$tmp/out"
+"$CTL" -j size window 100000 memory 1M >"$tmp/size"
+m=$(sed -n 's/.*"m": \([0-9]*\).*/\1/p' "$tmp/size")
+grep -qxF "    DDF_FILTER_A_M $m" "$tmp/out" && ok ||
+	bad "memory rule is sized as ddfctl size says"
+
+# Test that del, reset, flush, show and stats build their requests
+"$CTL" -n rule del web | head -2 | tr '\n' ' ' | grep -qF 'DDF_CMD_DEL   DDF_A_NAME "web"' &&
+	ok || bad "rule del request"
+"$CTL" -n rule reset web | grep -qx 'DDF_CMD_RESET' && ok || bad "reset"
+[ "$("$CTL" -n rule flush)" = "DDF_CMD_FLUSH" ] && ok || bad "flush"
+[ "$("$CTL" -n show)" = "DDF_CMD_GET dump" ] && ok || bad "show all"
+"$CTL" -n -j stats web | head -1 | grep -qx 'DDF_CMD_GET' && ok ||
+	bad "stats of one rule"
+
+# Test that restore reads rule add lines and refuses anything else
+printf '# saved\nrule add a window 1000\n\nrule add b window 2000 action count\n' |
+	"$CTL" -n restore >"$tmp/out"
+[ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = 2 ] && ok || bad "restore of 2 rules"
+if printf 'rule del a\n' | "$CTL" -n restore 2>"$tmp/err"; then
+	bad "restore took a rule del line"
+else
+	grep -qF "line 1: 'rule' is not a 'rule add' line" "$tmp/err" && ok ||
+		bad "restore names the line: $(cat "$tmp/err")"
+fi
+
+# Test that talking to a kernel without the module says what is missing
+if [ -z "$(grep -w '^ddf' /proc/net/genetlink 2>/dev/null || true)" ] &&
+	! lsmod 2>/dev/null | grep -q '^nf_ddf'; then
+	if "$CTL" show 2>"$tmp/err"; then
+		bad "show without the module succeeded"
+	else
+		grep -qF 'the nf_ddf module is not loaded' "$tmp/err" && ok ||
+			bad "show without the module: $(cat "$tmp/err")"
+	fi
+fi
+
+echo "test_ddfctl: $pass passed, $fail failed"
+[ "$fail" = 0 ]

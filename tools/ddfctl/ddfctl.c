@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfctl: the command table, global options and help. Each command parses
+ * its words into a struct ddf_cmd_req and hands it to ddfctl_run().
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddfctl.h"
+
+bool ddfctl_json;
+bool ddfctl_dry_run;
+
+struct ddf_command {
+	const char *name;
+	const char *args;
+	const char *help;
+	int (*fn)(int argc, char **argv);
+};
+
+static const char rule_add_help[] =
+	"usage: ddfctl rule add NAME [family ip|ip6|inet] [hook HOOK] [priority N]\n"
+	"                        [iif DEV] [oif DEV]\n"
+	"                        [proto tcp|udp|udplite|sctp|icmp|icmpv6]\n"
+	"                        [key packet | key FIELD[,FIELD...]] [payload OFF:LEN]\n"
+	"                        [ignore FIELD[,...]|none] [filter KIND]\n"
+	"                        window N|N/DURATION [fpr P | memory SIZE] [seed HEX]\n"
+	"                        [action drop|count|mark VALUE[/MASK]]\n"
+	"  NAME      1 to 31 bytes\n"
+	"  HOOK      prerouting input forward output postrouting, or none\n"
+	"            (only the xtables match uses the rule; family ip or ip6)\n"
+	"  FIELD     key: saddr daddr proto sport dport ipid tcpseq tcpack icmpid\n"
+	"            payload (with payload OFF:LEN)\n"
+	"            ignore (key packet): ttl ipv4csum dscp ecn ipid flowlabel l4csum\n"
+	"  window    N packets (k, M), or N/DURATION: at most N packets within\n"
+	"            DURATION (ns us ms s m h, 10us .. 1h)\n"
+	"  SIZE      bytes, or with K, M, G\n"
+	"  seed      32 hex digits, the SipHash key (random when absent)\n"
+	"defaults: family inet hook prerouting priority 0 key packet\n"
+	"          ignore ttl,ipv4csum filter apbbf fpr 1e-6 action drop\n";
+
+static int rule_add(int argc, char **argv)
+{
+	struct ddf_cmd_req req = { .op = OP_RULE_ADD };
+
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "help"))) {
+		fputs(rule_add_help, stdout);
+		return 0;
+	}
+	if (parse_rule_add(argc, argv, &req.rule))
+		return -1;
+	return ddfctl_run(&req);
+}
+
+/* rule del NAME, rule reset NAME: exactly one name */
+static int rule_named(enum ddfctl_op op, const char *word, int argc,
+		      char **argv)
+{
+	struct ddf_cmd_req req = { .op = op };
+
+	if (argc != 1)
+		return ddfctl_err("rule %s: needs exactly one NAME%s%s%s", word,
+				  argc > 1 ? ", not '" : "",
+				  argc > 1 ? argv[1] : "", argc > 1 ? "'" : "");
+	if (parse_name(argv[0], req.rule.name))
+		return -1;
+	return ddfctl_run(&req);
+}
+
+static int rule_del(int argc, char **argv)
+{
+	return rule_named(OP_RULE_DEL, "del", argc, argv);
+}
+
+static int rule_reset(int argc, char **argv)
+{
+	return rule_named(OP_RULE_RESET, "reset", argc, argv);
+}
+
+static int rule_flush(int argc, char **argv)
+{
+	struct ddf_cmd_req req = { .op = OP_RULE_FLUSH };
+
+	if (argc)
+		return ddfctl_err("rule flush: '%s' is not expected", argv[0]);
+	return ddfctl_run(&req);
+}
+
+static int show_or_stats(enum ddfctl_op op, const char *word, int argc,
+			 char **argv)
+{
+	struct ddf_cmd_req req = { .op = op };
+
+	if (argc > 1)
+		return ddfctl_err("%s: '%s' is not expected after the NAME", word,
+				  argv[1]);
+	if (argc == 1) {
+		if (parse_name(argv[0], req.rule.name))
+			return -1;
+		req.has_name = true;
+	}
+	return ddfctl_run(&req);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	return show_or_stats(OP_SHOW, "show", argc, argv);
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	return show_or_stats(OP_STATS, "stats", argc, argv);
+}
+
+static int cmd_save(int argc, char **argv)
+{
+	struct ddf_cmd_req req = { .op = OP_SAVE };
+
+	if (argc)
+		return ddfctl_err("save: '%s' is not expected", argv[0]);
+	return ddfctl_run(&req);
+}
+
+/* restore: the `rule add` lines of save, one rule a line, '#' comments */
+static int cmd_restore(int argc, char **argv)
+{
+	char line[4096];
+	int lineno = 0, bad = 0;
+
+	if (argc)
+		return ddfctl_err("restore: '%s' is not expected (the rules come on stdin)",
+				  argv[0]);
+	while (fgets(line, sizeof(line), stdin)) {
+		char *words[128], *save, *w;
+		int n = 0;
+
+		lineno++;
+		for (w = strtok_r(line, " \t\r\n", &save); w && n < 128;
+		     w = strtok_r(NULL, " \t\r\n", &save))
+			words[n++] = w;
+		if (!n || words[0][0] == '#')
+			continue;
+		if (n < 2 || strcmp(words[0], "rule") || strcmp(words[1], "add")) {
+			ddfctl_err("restore: line %d: '%s' is not a 'rule add' line",
+				   lineno, words[0]);
+			bad = 1;
+			continue;
+		}
+		if (rule_add(n - 2, words + 2)) {
+			fprintf(stderr, "ddfctl: restore: line %d refused\n",
+				lineno);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static const struct ddf_command rule_cmds[] = {
+	{ "add", "NAME [options]", "create a rule (rule add --help)", rule_add },
+	{ "del", "NAME", "delete a rule", rule_del },
+	{ "reset", "NAME", "zero a rule's counters", rule_reset },
+	{ "flush", "", "delete every rule", rule_flush },
+	{ NULL },
+};
+
+static int cmd_rule(int argc, char **argv);
+
+static const struct ddf_command commands[] = {
+	{ "rule", "add|del|reset|flush ...", "create and delete rules",
+	  cmd_rule },
+	{ "show", "[NAME]", "a rule, or all rules", cmd_show },
+	{ "stats", "[NAME]", "counters of a rule, or of all", cmd_stats },
+	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
+	{ "restore", "", "add the rules of 'save' lines on stdin",
+	  cmd_restore },
+	{ "size", "filter KIND window W (fpr P | memory SIZE)",
+	  "size a filter (no kernel needed)", cmd_size },
+	{ NULL },
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: ddfctl [-j] [-n] COMMAND ...\n"
+	      "  -j  JSON output (show, stats, size)\n"
+	      "  -n  dry run: print the netlink request instead of sending it\n"
+	      "commands:\n", out);
+	for (const struct ddf_command *c = commands; c->name; c++)
+		if (strcmp(c->name, "rule"))
+			fprintf(out, "  %-11s %-44s %s\n", c->name, c->args,
+				c->help);
+	for (const struct ddf_command *c = rule_cmds; c->name; c++) {
+		char w[16];
+
+		snprintf(w, sizeof(w), "rule %s", c->name);
+		fprintf(out, "  %-11s %-44s %s\n", w, c->args, c->help);
+	}
+}
+
+static int dispatch(const struct ddf_command *table, const char *what,
+		    int argc, char **argv)
+{
+	for (const struct ddf_command *c = table; c->name; c++)
+		if (!strcmp(c->name, argv[0]))
+			return c->fn(argc - 1, argv + 1);
+	return ddfctl_err("%s'%s' is not a command (ddfctl --help)", what,
+			  argv[0]);
+}
+
+static int cmd_rule(int argc, char **argv)
+{
+	if (!argc)
+		return ddfctl_err("rule: needs add, del, reset or flush");
+	return dispatch(rule_cmds, "rule: ", argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			ddfctl_json = true;
+		} else if (!strcmp(argv[i], "-n") ||
+			   !strcmp(argv[i], "--dry-run")) {
+			ddfctl_dry_run = true;
+		} else if (!strcmp(argv[i], "-h") ||
+			   !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			ddfctl_err("'%s' is not an option (ddfctl --help)",
+				   argv[i]);
+			return 1;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	return dispatch(commands, "", argc - i, argv + i) ? 1 : 0;
+}

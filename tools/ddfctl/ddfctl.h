@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddfctl: configure the packet de-duplication rules of nf_ddf over the
+ * generic netlink family "ddf" (uapi/linux/ddf.h).
+ *
+ * Every command is first parsed into a struct ddf_cmd_req; only then is a
+ * netlink request built from it. So a command either fails with a sentence
+ * naming the offending word before anything is sent, or it is sent with
+ * fully resolved integer parameters (the kernel never sizes a filter).
+ */
+#ifndef DDFCTL_H
+#define DDFCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ddf_filter.h"
+#include "ddf_key.h"
+#include "ddf_size.h"
+#include <linux/ddf.h>
+
+enum ddfctl_op {
+	OP_NONE,
+	OP_RULE_ADD,
+	OP_RULE_DEL,
+	OP_RULE_RESET,
+	OP_RULE_FLUSH,
+	OP_SHOW,
+	OP_STATS,
+	OP_SIZE,
+	OP_SAVE,
+	OP_RESTORE,
+};
+
+/* What the user asked of the filter, and what sizing made of it. */
+struct ddf_filter_req {
+	uint32_t kind;
+	uint64_t window; /* elements, or elements per window_ns */
+	uint64_t window_ns; /* 0: count window */
+	double fpr; /* 0 when memory is given */
+	uint64_t memory; /* 0 when fpr is given */
+	struct ddf_params params; /* resolved by ddfctl_size_filter() */
+	struct ddf_size_report rep;
+};
+
+struct ddf_rule_spec {
+	char name[DDF_NAME_MAX];
+	uint8_t family; /* NFPROTO_* */
+	uint8_t hook; /* NF_INET_* or DDF_HOOK_NONE */
+	int32_t priority;
+	char iif[16], oif[16]; /* IFNAMSIZ */
+	uint8_t l4proto; /* 0: any */
+	struct ddf_key_spec key;
+	struct ddf_filter_req filter;
+	bool has_seed;
+	uint8_t seed[DDF_SEED_LEN];
+	uint8_t action; /* enum ddf_action */
+	uint32_t mark, mask;
+};
+
+struct ddf_cmd_req {
+	enum ddfctl_op op;
+	struct ddf_rule_spec rule;
+	bool has_name; /* show, stats: one rule */
+};
+
+/* global options */
+extern bool ddfctl_json;
+extern bool ddfctl_dry_run;
+
+/* parse.c: 0, or -1 after printing a sentence to stderr */
+int ddfctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r);
+int parse_name(const char *word, char *name);
+int parse_count(const char *what, const char *s, uint64_t *out);
+int parse_duration(const char *what, const char *s, uint64_t *ns);
+int parse_size(const char *what, const char *s, uint64_t *out);
+int parse_window(const char *s, struct ddf_filter_req *f);
+int parse_fpr(const char *s, double *out);
+int parse_kind(const char *s, uint32_t *kind);
+
+/* size.c */
+int ddfctl_size_filter(struct ddf_filter_req *f);
+int cmd_size(int argc, char **argv);
+void print_duration(FILE *out, uint64_t ns);
+
+/* nl.c: build a request for req; send it, or print it (dry run) */
+int ddfctl_run(const struct ddf_cmd_req *req);
+
+/* print.c: decode a ddf message's attributes, as text or JSON */
+struct nlmsghdr;
+void print_request(FILE *out, const struct nlmsghdr *nlh);
+void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats);
+void print_rule_save(FILE *out, const struct nlmsghdr *nlh);
+const char *family_name(uint8_t family);
+const char *hook_name(uint8_t hook);
+const char *proto_name(uint8_t proto);
+const char *action_name(uint8_t action);
+
+/* the word tables, shared by the parser and the printers */
+struct ddf_word {
+	const char *name;
+	uint32_t value;
+};
+extern const struct ddf_word ddf_key_fields[];
+extern const struct ddf_word ddf_key_ignores[];
+const char *word_name(const struct ddf_word *t, uint32_t v);
+
+#endif /* DDFCTL_H */

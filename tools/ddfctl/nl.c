@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink: one request per command, built from the parsed struct. With -n
+ * the request is decoded and printed instead of sent, so the grammar can
+ * be checked without the module.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "ddfctl.h"
+
+/* what a reply callback does with each rule message */
+enum reply_mode { R_NONE, R_SHOW, R_STATS, R_SAVE };
+
+static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
+{
+	const struct ddf_params *p = &r->filter.params;
+	struct nlattr *n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
+
+	mnl_attr_put_u32(nlh, DDF_FILTER_A_KIND, p->kind);
+	mnl_attr_put_u64(nlh, DDF_FILTER_A_WINDOW, p->window);
+	if (p->flags & DDF_PF_TIME)
+		mnl_attr_put_u64(nlh, DDF_FILTER_A_WINDOW_NS, p->window_ns);
+	/* only the members this kind has: zero means "not part of it" */
+	if (p->k)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_K, p->k);
+	if (p->l)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_L, p->l);
+	if (p->m)
+		mnl_attr_put_u64(nlh, DDF_FILTER_A_M, p->m);
+	if (p->block_bits)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_BLOCK_BITS, p->block_bits);
+	if (p->block_hashes)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_BLOCK_HASHES,
+				 p->block_hashes);
+	if (p->fp_bits)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_FP_BITS, p->fp_bits);
+	if (p->cell_bits)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_CELL_BITS, p->cell_bits);
+	if (p->decrements)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_DECREMENTS, p->decrements);
+	if (p->inner_kind)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_INNER_KIND, p->inner_kind);
+	if (p->subfilters)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_SUBFILTERS, p->subfilters);
+	if (p->p_star)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_P_STAR, p->p_star);
+	if (r->has_seed)
+		mnl_attr_put(nlh, DDF_FILTER_A_SEED, DDF_SEED_LEN, r->seed);
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_rule(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
+{
+	const struct ddf_key_spec *k = &r->key;
+	struct nlattr *n;
+
+	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
+	mnl_attr_put_u8(nlh, DDF_A_FAMILY, r->family);
+	mnl_attr_put_u8(nlh, DDF_A_HOOK, r->hook);
+	mnl_attr_put_u32(nlh, DDF_A_PRIORITY, (uint32_t)r->priority);
+	if (r->iif[0])
+		mnl_attr_put_strz(nlh, DDF_A_IIFNAME, r->iif);
+	if (r->oif[0])
+		mnl_attr_put_strz(nlh, DDF_A_OIFNAME, r->oif);
+	if (r->l4proto)
+		mnl_attr_put_u8(nlh, DDF_A_L4PROTO, r->l4proto);
+
+	n = mnl_attr_nest_start(nlh, DDF_A_KEY);
+	mnl_attr_put_u8(nlh, DDF_KEY_A_FORM, k->form == DDF_KEY_FIELDS ?
+						     DDF_KEY_TYPE_FIELDS :
+						     DDF_KEY_TYPE_PACKET);
+	if (k->form == DDF_KEY_FIELDS) {
+		mnl_attr_put_u32(nlh, DDF_KEY_A_FIELDS, k->fields);
+		if (k->fields & DDF_KF_PAYLOAD) {
+			mnl_attr_put_u16(nlh, DDF_KEY_A_PAYLOAD_OFF,
+					 k->payload_off);
+			mnl_attr_put_u16(nlh, DDF_KEY_A_PAYLOAD_LEN,
+					 k->payload_len);
+		}
+	} else {
+		mnl_attr_put_u32(nlh, DDF_KEY_A_IGNORE, k->ignore);
+		mnl_attr_put_u32(nlh, DDF_KEY_A_MAX_BYTES, k->max_bytes);
+	}
+	mnl_attr_nest_end(nlh, n);
+
+	put_filter(nlh, r);
+
+	n = mnl_attr_nest_start(nlh, DDF_A_ACTION);
+	mnl_attr_put_u8(nlh, DDF_ACTION_A_TYPE, r->action);
+	if (r->action == DDF_ACTION_MARK) {
+		mnl_attr_put_u32(nlh, DDF_ACTION_A_MARK, r->mark);
+		mnl_attr_put_u32(nlh, DDF_ACTION_A_MASK, r->mask);
+	}
+	mnl_attr_nest_end(nlh, n);
+}
+
+static struct nlmsghdr *put_header(char *buf, uint16_t type, uint8_t cmd,
+				   uint16_t flags, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = DDF_GENL_VERSION;
+	return nlh;
+}
+
+static int family_id_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
+		mnl_cb_t cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint32_t portid = mnl_socket_get_portid(nl), seq = nlh->nlmsg_seq;
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		ret = mnl_cb_run(buf, n, seq, portid, cb, data);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
+static int resolve_family(struct mnl_socket *nl, uint16_t *id)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	int err;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = (uint32_t)time(NULL);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DDF_GENL_NAME);
+	*id = 0;
+	err = talk(nl, nlh, family_id_cb, id);
+	if (err == -ENOENT || (!err && !*id))
+		return ddfctl_err("generic netlink family '%s' not found: the nf_ddf module is not loaded (modprobe nf_ddf)",
+				  DDF_GENL_NAME);
+	if (err)
+		return ddfctl_err("asking the kernel for family '%s': %s",
+				  DDF_GENL_NAME, strerror(-err));
+	return 0;
+}
+
+static int reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	enum reply_mode m = *(enum reply_mode *)data;
+
+	if (m == R_SAVE)
+		print_rule_save(stdout, nlh);
+	else if (m != R_NONE)
+		print_rule_reply(stdout, nlh, m == R_STATS);
+	return MNL_CB_OK;
+}
+
+static const char *op_word(enum ddfctl_op op)
+{
+	switch (op) {
+	case OP_RULE_ADD: return "rule add";
+	case OP_RULE_DEL: return "rule del";
+	case OP_RULE_RESET: return "rule reset";
+	case OP_RULE_FLUSH: return "rule flush";
+	case OP_SHOW: return "show";
+	case OP_STATS: return "stats";
+	case OP_SAVE: return "save";
+	default: return "request";
+	}
+}
+
+static int send_request(char *buf, const struct ddf_cmd_req *req,
+			enum reply_mode mode)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct mnl_socket *nl;
+	uint16_t id;
+	int err;
+
+	nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl)
+		return ddfctl_err("netlink socket: %s", strerror(errno));
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = errno;
+		mnl_socket_close(nl);
+		return ddfctl_err("netlink bind: %s", strerror(err));
+	}
+	if (resolve_family(nl, &id)) {
+		mnl_socket_close(nl);
+		return -1;
+	}
+	nlh->nlmsg_type = id;
+	err = talk(nl, nlh, reply_cb, &mode);
+	mnl_socket_close(nl);
+	if (err == -ENOENT && req->rule.name[0])
+		return ddfctl_err("%s: no rule named '%s'", op_word(req->op),
+				  req->rule.name);
+	if (err == -EEXIST)
+		return ddfctl_err("%s: a rule named '%s' exists already",
+				  op_word(req->op), req->rule.name);
+	if (err)
+		return ddfctl_err("%s: the kernel refused: %s", op_word(req->op),
+				  strerror(-err));
+	return 0;
+}
+
+int ddfctl_run(const struct ddf_cmd_req *req)
+{
+	static char buf[8192];
+	uint32_t seq = (uint32_t)time(NULL);
+	enum reply_mode mode = R_NONE;
+	struct nlmsghdr *nlh;
+	/* the family id is filled in once known; 0 in a dry run */
+	uint16_t type = 0;
+
+	switch (req->op) {
+	case OP_RULE_ADD:
+		nlh = put_header(buf, type, DDF_CMD_NEW,
+				 NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL, seq);
+		put_rule(nlh, &req->rule);
+		break;
+	case OP_RULE_DEL:
+		nlh = put_header(buf, type, DDF_CMD_DEL, NLM_F_ACK, seq);
+		mnl_attr_put_strz(nlh, DDF_A_NAME, req->rule.name);
+		break;
+	case OP_RULE_RESET:
+		nlh = put_header(buf, type, DDF_CMD_RESET, NLM_F_ACK, seq);
+		mnl_attr_put_strz(nlh, DDF_A_NAME, req->rule.name);
+		break;
+	case OP_RULE_FLUSH:
+		nlh = put_header(buf, type, DDF_CMD_FLUSH, NLM_F_ACK, seq);
+		break;
+	case OP_SHOW:
+	case OP_STATS:
+	case OP_SAVE:
+		mode = req->op == OP_SHOW ? R_SHOW :
+		       req->op == OP_STATS ? R_STATS : R_SAVE;
+		nlh = put_header(buf, type, DDF_CMD_GET,
+				 req->has_name ? NLM_F_ACK : NLM_F_DUMP, seq);
+		if (req->has_name)
+			mnl_attr_put_strz(nlh, DDF_A_NAME, req->rule.name);
+		break;
+	default:
+		return ddfctl_err("internal: no request for this command");
+	}
+	if (ddfctl_dry_run) {
+		print_request(stdout, nlh);
+		return 0;
+	}
+	return send_request(buf, req, mode);
+}

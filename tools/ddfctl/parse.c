@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The grammar of ddfctl: from words to a struct, every error a sentence
+ * that quotes the word at fault, so a long `rule add` line can be fixed
+ * without guessing which of its words was refused.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+
+#include "ddfctl.h"
+#include "ddf_registry.h"
+
+int ddfctl_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ddfctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+const struct ddf_word ddf_key_fields[] = {
+	{ "saddr", DDF_KF_SADDR },   { "daddr", DDF_KF_DADDR },
+	{ "proto", DDF_KF_PROTO },   { "sport", DDF_KF_SPORT },
+	{ "dport", DDF_KF_DPORT },   { "ipid", DDF_KF_IPID },
+	{ "tcpseq", DDF_KF_TCPSEQ }, { "tcpack", DDF_KF_TCPACK },
+	{ "icmpid", DDF_KF_ICMPID }, { "payload", DDF_KF_PAYLOAD },
+	{ NULL, 0 },
+};
+
+const struct ddf_word ddf_key_ignores[] = {
+	{ "ttl", DDF_KI_TTL },		 { "ipv4csum", DDF_KI_IPV4CSUM },
+	{ "dscp", DDF_KI_DSCP },	 { "ecn", DDF_KI_ECN },
+	{ "ipid", DDF_KI_IPID },	 { "flowlabel", DDF_KI_FLOWLABEL },
+	{ "l4csum", DDF_KI_L4CSUM },	 { NULL, 0 },
+};
+
+static const struct ddf_word families[] = {
+	{ "ip", NFPROTO_IPV4 }, { "ip6", NFPROTO_IPV6 },
+	{ "inet", NFPROTO_INET }, { NULL, 0 },
+};
+
+static const struct ddf_word hooks[] = {
+	{ "prerouting", NF_INET_PRE_ROUTING },
+	{ "input", NF_INET_LOCAL_IN },
+	{ "forward", NF_INET_FORWARD },
+	{ "output", NF_INET_LOCAL_OUT },
+	{ "postrouting", NF_INET_POST_ROUTING },
+	{ "none", DDF_HOOK_NONE },
+	{ NULL, 0 },
+};
+
+static const struct ddf_word protos[] = {
+	{ "tcp", 6 },	  { "udp", 17 },    { "udplite", 136 },
+	{ "sctp", 132 }, { "icmp", 1 },    { "icmpv6", 58 },
+	{ NULL, 0 },
+};
+
+static const struct ddf_word actions[] = {
+	{ "drop", DDF_ACTION_DROP }, { "count", DDF_ACTION_COUNT },
+	{ "mark", DDF_ACTION_MARK }, { NULL, 0 },
+};
+
+const char *word_name(const struct ddf_word *t, uint32_t v)
+{
+	for (; t->name; t++)
+		if (t->value == v)
+			return t->name;
+	return NULL;
+}
+
+static int word_value(const struct ddf_word *t, const char *s, uint32_t *v)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, s)) {
+			*v = t->value;
+			return 0;
+		}
+	return -1;
+}
+
+const char *family_name(uint8_t f)
+{
+	return word_name(families, f);
+}
+
+const char *hook_name(uint8_t h)
+{
+	return word_name(hooks, h);
+}
+
+const char *proto_name(uint8_t p)
+{
+	return word_name(protos, p);
+}
+
+const char *action_name(uint8_t a)
+{
+	return word_name(actions, a);
+}
+
+/* Names travel as NUL-terminated strings and appear in `save` lines. */
+int parse_name(const char *w, char *name)
+{
+	size_t n = strlen(w);
+
+	if (!n)
+		return ddfctl_err("name: a rule needs a name");
+	if (n > DDF_NAME_MAX - 1)
+		return ddfctl_err("name: '%s' is %zu bytes long, at most %d are allowed",
+				  w, n, DDF_NAME_MAX - 1);
+	if (w[0] == '-')
+		return ddfctl_err("name: '%s' must not start with '-'", w);
+	for (const char *p = w; *p; p++)
+		if (!isgraph((unsigned char)*p))
+			return ddfctl_err("name: '%s' has a space or a control character",
+					  w);
+	memcpy(name, w, n + 1);
+	return 0;
+}
+
+/* A decimal number with an optional suffix scale; 0 when not one. */
+static int parse_scaled(const char *s, const struct ddf_word *suffixes,
+			uint64_t *out)
+{
+	char *end;
+	double v;
+	uint32_t mul = 1;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -1;
+	if (*end) {
+		const struct ddf_word *t;
+
+		for (t = suffixes; t->name; t++)
+			if (!strcmp(end, t->name))
+				break;
+		if (!t->name)
+			return -1;
+		mul = t->value;
+	}
+	v *= mul;
+	if (v != floor(v) || v > 18446744073709549568.0)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static const struct ddf_word count_suffixes[] = {
+	{ "k", 1000 }, { "M", 1000000 }, { NULL, 0 },
+};
+
+static const struct ddf_word size_suffixes[] = {
+	{ "K", 1u << 10 }, { "M", 1u << 20 }, { "G", 1u << 30 }, { NULL, 0 },
+};
+
+int parse_count(const char *what, const char *s, uint64_t *out)
+{
+	if (parse_scaled(s, count_suffixes, out))
+		return ddfctl_err("%s: '%s' is not a count (digits, optionally k or M)",
+				  what, s);
+	return 0;
+}
+
+int parse_size(const char *what, const char *s, uint64_t *out)
+{
+	if (parse_scaled(s, size_suffixes, out) || !*out)
+		return ddfctl_err("%s: '%s' is not a size in bytes (optionally K, M or G)",
+				  what, s);
+	if (*out > DDF_MAX_BYTES)
+		return ddfctl_err("%s: '%s' is more than the %llu bytes a filter may have",
+				  what, s, (unsigned long long)DDF_MAX_BYTES);
+	return 0;
+}
+
+/* Returns 1 when s is not a duration at all, so callers can try a count. */
+static int try_duration(const char *s, uint64_t *ns)
+{
+	static const struct ddf_word units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { NULL, 0 },
+	};
+	char *end;
+	double v, mul;
+	uint32_t u;
+
+	if (!isdigit((unsigned char)s[0]))
+		return 1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return 1;
+	if (!strcmp(end, "m"))
+		mul = 60e9;
+	else if (!strcmp(end, "h"))
+		mul = 3600e9;
+	else if (!word_value(units, end, &u))
+		mul = u;
+	else
+		return 1;
+	v *= mul;
+	if (v != floor(v) || v > 1e19)
+		return 1;
+	*ns = (uint64_t)v;
+	return 0;
+}
+
+int parse_duration(const char *what, const char *s, uint64_t *ns)
+{
+	if (try_duration(s, ns))
+		return ddfctl_err("%s: '%s' is not a duration (ns, us, ms, s, m or h)",
+				  what, s);
+	if (*ns < DDF_MIN_WINDOW_NS || *ns > DDF_MAX_WINDOW_NS)
+		return ddfctl_err("%s: '%s' is outside 10us .. 1h", what, s);
+	return 0;
+}
+
+/*
+ * window N: the last N packets. window N/DURATION: the packets of the last
+ * DURATION, sized for at most N of them (a time window's filter still has
+ * to be sized for a number of elements).
+ */
+int parse_window(const char *s, struct ddf_filter_req *f)
+{
+	char buf[64];
+	const char *slash = strchr(s, '/');
+	uint64_t ns;
+
+	if (strlen(s) >= sizeof(buf))
+		return ddfctl_err("window: '%s' is not a count or a duration", s);
+	if (slash) {
+		memcpy(buf, s, slash - s);
+		buf[slash - s] = 0;
+		if (parse_scaled(buf, count_suffixes, &f->window) || !f->window)
+			return ddfctl_err("window: '%s' in '%s' is not a count of packets",
+					  buf, s);
+		if (try_duration(slash + 1, &ns))
+			return ddfctl_err("window: '%s' in '%s' is not a duration (ns, us, ms, s, m or h)",
+					  slash + 1, s);
+	} else if (!parse_scaled(s, count_suffixes, &f->window)) {
+		if (!f->window)
+			return ddfctl_err("window: '%s' must be at least 1 packet", s);
+		if (f->window > DDF_MAX_WINDOW)
+			return ddfctl_err("window: '%s' is more than %llu packets",
+					  s, (unsigned long long)DDF_MAX_WINDOW);
+		f->window_ns = 0;
+		return 0;
+	} else if (!try_duration(s, &ns)) {
+		return ddfctl_err("window: '%s' is a time window: say how many packets it holds at most, as in 'window 100k/%s'",
+				  s, s);
+	} else {
+		return ddfctl_err("window: '%s' is not a count or a duration", s);
+	}
+	if (ns < DDF_MIN_WINDOW_NS || ns > DDF_MAX_WINDOW_NS)
+		return ddfctl_err("window: '%s' is outside 10us .. 1h", slash + 1);
+	f->window_ns = ns;
+	return 0;
+}
+
+int parse_fpr(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || isnan(v))
+		return ddfctl_err("fpr: '%s' is not a number", s);
+	if (!(v > 0.0 && v < 1.0))
+		return ddfctl_err("fpr: '%s' is not a rate strictly between 0 and 1",
+				  s);
+	*out = v;
+	return 0;
+}
+
+int parse_kind(const char *s, uint32_t *kind)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_name(s);
+
+	if (!t) {
+		ddfctl_err("filter: '%s' is not a filter kind; known kinds:", s);
+		for (unsigned int i = 0; (t = ddf_filter_type_at(i)); i++)
+			fprintf(stderr, "%s%s", i ? " " : "  ", t->name);
+		fputc('\n', stderr);
+		return -1;
+	}
+	*kind = t->kind;
+	return 0;
+}
+
+/* FIELD[,FIELD...] from table into a mask; the bad field is named. */
+static int parse_list(const char *what, const struct ddf_word *t,
+		      const char *s, uint32_t *mask)
+{
+	char buf[256], *tok, *save;
+	uint32_t v;
+
+	if (strlen(s) >= sizeof(buf))
+		return ddfctl_err("%s: '%s' is too long", what, s);
+	strcpy(buf, s);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (word_value(t, tok, &v)) {
+			ddfctl_err("%s: '%s' is not a field; known fields:", what,
+				   tok);
+			for (; t->name; t++)
+				fprintf(stderr, " %s", t->name);
+			fputc('\n', stderr);
+			return -1;
+		}
+		*mask |= v;
+	}
+	if (!*mask)
+		return ddfctl_err("%s: '%s' names no field", what, s);
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > 0xffffffffull)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_payload(const char *s, struct ddf_key_spec *k)
+{
+	char buf[32], *colon;
+	uint32_t off, len;
+
+	if (strlen(s) >= sizeof(buf) || !(colon = strchr(strcpy(buf, s), ':')))
+		return ddfctl_err("payload: '%s' is not OFFSET:LENGTH", s);
+	*colon = 0;
+	if (parse_u32(buf, &off) || parse_u32(colon + 1, &len))
+		return ddfctl_err("payload: '%s' is not OFFSET:LENGTH", s);
+	if (!len || off + (uint64_t)len > DDF_KEY_PAYLOAD_LIMIT)
+		return ddfctl_err("payload: '%s': LENGTH must be at least 1 and OFFSET + LENGTH at most %d",
+				  s, DDF_KEY_PAYLOAD_LIMIT);
+	k->payload_off = (uint16_t)off;
+	k->payload_len = (uint16_t)len;
+	return 0;
+}
+
+static int parse_seed(const char *s, uint8_t *seed)
+{
+	const char *p = s;
+
+	if (!strncmp(p, "0x", 2))
+		p += 2;
+	if (strlen(p) != 2 * DDF_SEED_LEN)
+		return ddfctl_err("seed: '%s' is not %d hex digits (%d bytes)", s,
+				  2 * DDF_SEED_LEN, DDF_SEED_LEN);
+	for (int i = 0; i < DDF_SEED_LEN; i++) {
+		char b[3] = { p[2 * i], p[2 * i + 1], 0 };
+
+		if (!isxdigit((unsigned char)b[0]) ||
+		    !isxdigit((unsigned char)b[1]))
+			return ddfctl_err("seed: '%s' is not hexadecimal", s);
+		seed[i] = (uint8_t)strtoul(b, NULL, 16);
+	}
+	return 0;
+}
+
+static int parse_mark(const char *s, struct ddf_rule_spec *r)
+{
+	char buf[64], *slash;
+
+	if (strlen(s) >= sizeof(buf))
+		return ddfctl_err("mark: '%s' is not VALUE[/MASK]", s);
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = 0;
+	if (parse_u32(buf, &r->mark))
+		return ddfctl_err("mark: value '%s' is not a 32-bit number", buf);
+	r->mask = 0xffffffffu;
+	if (slash && (parse_u32(slash + 1, &r->mask) || !r->mask))
+		return ddfctl_err("mark: mask '%s' is not a non-zero 32-bit number",
+				  slash + 1);
+	/* (mark & ~mask) | value: a value bit outside the mask is a typo */
+	if (r->mark & ~r->mask)
+		return ddfctl_err("mark: value '%s' has bits outside mask '%s'",
+				  buf, slash + 1);
+	return 0;
+}
+
+/* one keyword and its argument: the argument must exist */
+#define NEXT_ARG(kw)                                                        \
+	do {                                                                \
+		if (i + 1 >= argc)                                          \
+			return ddfctl_err("%s: needs an argument", kw);     \
+		arg = argv[++i];                                            \
+	} while (0)
+
+static void rule_defaults(struct ddf_rule_spec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->family = NFPROTO_INET;
+	r->hook = NF_INET_PRE_ROUTING;
+	ddf_key_spec_default(&r->key);
+	r->filter.kind = DDF_KIND_APBBF;
+	r->action = DDF_ACTION_DROP;
+}
+
+static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
+		      bool payload_given, const char *key_word)
+{
+	const char *why;
+
+	if (r->hook == DDF_HOOK_NONE && r->family == NFPROTO_INET)
+		return ddfctl_err("hook: 'none' (xtables only) needs family ip or ip6, not inet");
+	if (r->hook == NF_INET_PRE_ROUTING && r->oif[0])
+		return ddfctl_err("oif: '%s' is not known yet at hook prerouting",
+				  r->oif);
+	if (r->hook == NF_INET_LOCAL_OUT && r->iif[0])
+		return ddfctl_err("iif: '%s' is never set at hook output", r->iif);
+	if (r->hook == NF_INET_POST_ROUTING && r->iif[0])
+		return ddfctl_err("iif: '%s' is not known at hook postrouting",
+				  r->iif);
+	if (r->hook == NF_INET_LOCAL_IN && r->oif[0])
+		return ddfctl_err("oif: '%s' is never set at hook input", r->oif);
+	if (r->l4proto == 1 && r->family == NFPROTO_IPV6)
+		return ddfctl_err("proto: 'icmp' is IPv4's; family ip6 uses icmpv6");
+	if (r->l4proto == 58 && r->family == NFPROTO_IPV4)
+		return ddfctl_err("proto: 'icmpv6' is IPv6's; family ip uses icmp");
+	r->key.family = r->family == NFPROTO_IPV4 ? 4 :
+			r->family == NFPROTO_IPV6 ? 6 : 0;
+	if (r->key.form == DDF_KEY_FIELDS && ignore_word)
+		return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; with 'key %s' leave the field out of the list instead",
+				  ignore_word, key_word);
+	if (r->key.form == DDF_KEY_PACKET && payload_given)
+		return ddfctl_err("payload: needs a field list with the payload field, as in 'key saddr,payload payload 0:64'");
+	if (r->key.form == DDF_KEY_FIELDS && (r->key.fields & DDF_KF_PAYLOAD) &&
+	    !payload_given)
+		return ddfctl_err("key: '%s' has the payload field: say which bytes with 'payload OFFSET:LENGTH'",
+				  key_word);
+	if (r->key.form == DDF_KEY_FIELDS && payload_given &&
+	    !(r->key.fields & DDF_KF_PAYLOAD))
+		return ddfctl_err("payload: 'key %s' has no payload field", key_word);
+	if (r->key.form == DDF_KEY_FIELDS && r->l4proto &&
+	    (r->key.fields & (DDF_KF_SPORT | DDF_KF_DPORT)) &&
+	    (r->l4proto == 1 || r->l4proto == 58))
+		return ddfctl_err("key: '%s' has ports, which proto '%s' lacks",
+				  key_word, proto_name(r->l4proto));
+	if (ddf_key_spec_validate(&r->key, &why))
+		return ddfctl_err("%s: '%s': %s", ignore_word ? "ignore" : "key",
+				  ignore_word ? ignore_word : key_word, why);
+	return ddfctl_size_filter(&r->filter);
+}
+
+int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
+{
+	const char *ignore_word = NULL;
+	bool payload_given = false;
+	bool seen_fpr = false, seen_mem = false;
+	const char *key_word = "packet";
+	const char *arg;
+	uint32_t v;
+
+	rule_defaults(r);
+	if (argc < 1)
+		return ddfctl_err("rule add: needs a NAME (ddfctl rule add --help)");
+	if (parse_name(argv[0], r->name))
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		const char *kw = argv[i];
+
+		if (!strcmp(kw, "family")) {
+			NEXT_ARG(kw);
+			if (word_value(families, arg, &v))
+				return ddfctl_err("family: '%s' is not ip, ip6 or inet",
+						  arg);
+			r->family = (uint8_t)v;
+		} else if (!strcmp(kw, "hook")) {
+			NEXT_ARG(kw);
+			if (word_value(hooks, arg, &v))
+				return ddfctl_err("hook: '%s' is not prerouting, input, forward, output, postrouting or none",
+						  arg);
+			r->hook = (uint8_t)v;
+		} else if (!strcmp(kw, "priority")) {
+			char *end;
+			long long p;
+
+			NEXT_ARG(kw);
+			errno = 0;
+			p = strtoll(arg, &end, 10);
+			if (errno || end == arg || *end || p < INT32_MIN ||
+			    p > INT32_MAX)
+				return ddfctl_err("priority: '%s' is not a 32-bit signed integer",
+						  arg);
+			r->priority = (int32_t)p;
+		} else if (!strcmp(kw, "iif") || !strcmp(kw, "oif")) {
+			char *dev = kw[0] == 'i' ? r->iif : r->oif;
+
+			NEXT_ARG(kw);
+			if (!*arg || strlen(arg) >= sizeof(r->iif) ||
+			    strchr(arg, '/') || strchr(arg, ' '))
+				return ddfctl_err("%s: '%s' is not an interface name (1 to 15 bytes, no '/' or space)",
+						  kw, arg);
+			strcpy(dev, arg);
+		} else if (!strcmp(kw, "proto")) {
+			NEXT_ARG(kw);
+			if (word_value(protos, arg, &v))
+				return ddfctl_err("proto: '%s' is not tcp, udp, udplite, sctp, icmp or icmpv6",
+						  arg);
+			r->l4proto = (uint8_t)v;
+		} else if (!strcmp(kw, "key")) {
+			NEXT_ARG(kw);
+			key_word = arg;
+			if (!strcmp(arg, "packet")) {
+				r->key.form = DDF_KEY_PACKET;
+				r->key.fields = 0;
+			} else {
+				if (parse_list("key", ddf_key_fields, arg,
+					       &r->key.fields))
+					return -1;
+				r->key.form = DDF_KEY_FIELDS;
+			}
+		} else if (!strcmp(kw, "payload")) {
+			NEXT_ARG(kw);
+			if (parse_payload(arg, &r->key))
+				return -1;
+			payload_given = true;
+		} else if (!strcmp(kw, "ignore")) {
+			NEXT_ARG(kw);
+			if (!strcmp(arg, "none"))
+				r->key.ignore = 0;
+			else if (parse_list("ignore", ddf_key_ignores, arg,
+					    &r->key.ignore))
+				return -1;
+			ignore_word = arg;
+		} else if (!strcmp(kw, "filter")) {
+			NEXT_ARG(kw);
+			if (parse_kind(arg, &r->filter.kind))
+				return -1;
+		} else if (!strcmp(kw, "window")) {
+			NEXT_ARG(kw);
+			if (parse_window(arg, &r->filter))
+				return -1;
+		} else if (!strcmp(kw, "fpr")) {
+			NEXT_ARG(kw);
+			if (seen_mem)
+				return ddfctl_err("fpr: '%s' given with memory: give one of them",
+						  arg);
+			if (parse_fpr(arg, &r->filter.fpr))
+				return -1;
+			seen_fpr = true;
+		} else if (!strcmp(kw, "memory")) {
+			NEXT_ARG(kw);
+			if (seen_fpr)
+				return ddfctl_err("memory: '%s' given with fpr: give one of them",
+						  arg);
+			if (parse_size("memory", arg, &r->filter.memory))
+				return -1;
+			seen_mem = true;
+		} else if (!strcmp(kw, "seed")) {
+			NEXT_ARG(kw);
+			if (parse_seed(arg, r->seed))
+				return -1;
+			r->has_seed = true;
+		} else if (!strcmp(kw, "action")) {
+			NEXT_ARG(kw);
+			if (word_value(actions, arg, &v))
+				return ddfctl_err("action: '%s' is not drop, count or mark",
+						  arg);
+			r->action = (uint8_t)v;
+			if (v == DDF_ACTION_MARK) {
+				NEXT_ARG("mark");
+				if (parse_mark(arg, r))
+					return -1;
+			}
+		} else {
+			return ddfctl_err("rule add: '%s' is not a keyword (ddfctl rule add --help)",
+					  kw);
+		}
+	}
+	if (!r->filter.window)
+		return ddfctl_err("rule add: '%s' needs a window (window N or window N/DURATION)",
+				  r->name);
+	if (!seen_fpr && !seen_mem)
+		r->filter.fpr = 1e-6;
+	return check_rule(r, ignore_word, payload_given, key_word);
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding of ddf messages: one table per attribute set drives the dry-run
+ * listing of a request, `show`/`stats` (text or JSON) and `save`, so what is
+ * printed is always what is in the message, never a second copy of it.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "ddfctl.h"
+#include "ddf_registry.h"
+
+enum atype { T_NONE, T_U8, T_U16, T_U32, T_S32, T_U64, T_STR, T_BIN, T_NEST };
+
+struct adesc {
+	const char *name; /* as in uapi/linux/ddf.h */
+	const char *json; /* the JSON key */
+	enum atype type;
+	const struct aset *nest;
+};
+
+struct aset {
+	const struct adesc *a;
+	unsigned int max;
+};
+
+static const struct adesc key_attrs[] = {
+	[DDF_KEY_A_FORM] = { "DDF_KEY_A_FORM", "form", T_U8 },
+	[DDF_KEY_A_FIELDS] = { "DDF_KEY_A_FIELDS", "fields", T_U32 },
+	[DDF_KEY_A_IGNORE] = { "DDF_KEY_A_IGNORE", "ignore", T_U32 },
+	[DDF_KEY_A_MAX_BYTES] = { "DDF_KEY_A_MAX_BYTES", "max_bytes", T_U32 },
+	[DDF_KEY_A_PAYLOAD_OFF] = { "DDF_KEY_A_PAYLOAD_OFF", "payload_off",
+				    T_U16 },
+	[DDF_KEY_A_PAYLOAD_LEN] = { "DDF_KEY_A_PAYLOAD_LEN", "payload_len",
+				    T_U16 },
+};
+
+static const struct adesc filter_attrs[] = {
+	[DDF_FILTER_A_KIND] = { "DDF_FILTER_A_KIND", "kind", T_U32 },
+	[DDF_FILTER_A_WINDOW] = { "DDF_FILTER_A_WINDOW", "window", T_U64 },
+	[DDF_FILTER_A_WINDOW_NS] = { "DDF_FILTER_A_WINDOW_NS", "window_ns",
+				     T_U64 },
+	[DDF_FILTER_A_K] = { "DDF_FILTER_A_K", "k", T_U32 },
+	[DDF_FILTER_A_L] = { "DDF_FILTER_A_L", "l", T_U32 },
+	[DDF_FILTER_A_M] = { "DDF_FILTER_A_M", "m", T_U64 },
+	[DDF_FILTER_A_BLOCK_BITS] = { "DDF_FILTER_A_BLOCK_BITS", "block_bits",
+				      T_U32 },
+	[DDF_FILTER_A_BLOCK_HASHES] = { "DDF_FILTER_A_BLOCK_HASHES",
+					"block_hashes", T_U32 },
+	[DDF_FILTER_A_FP_BITS] = { "DDF_FILTER_A_FP_BITS", "fp_bits", T_U32 },
+	[DDF_FILTER_A_CELL_BITS] = { "DDF_FILTER_A_CELL_BITS", "cell_bits",
+				     T_U32 },
+	[DDF_FILTER_A_DECREMENTS] = { "DDF_FILTER_A_DECREMENTS", "decrements",
+				      T_U32 },
+	[DDF_FILTER_A_INNER_KIND] = { "DDF_FILTER_A_INNER_KIND", "inner_kind",
+				      T_U32 },
+	[DDF_FILTER_A_SUBFILTERS] = { "DDF_FILTER_A_SUBFILTERS", "subfilters",
+				      T_U32 },
+	[DDF_FILTER_A_P_STAR] = { "DDF_FILTER_A_P_STAR", "p_star", T_U32 },
+	[DDF_FILTER_A_SEED] = { "DDF_FILTER_A_SEED", "seed", T_BIN },
+	[DDF_FILTER_A_HASH] = { "DDF_FILTER_A_HASH", "hash", T_U8 },
+	[DDF_FILTER_A_BYTES] = { "DDF_FILTER_A_BYTES", "bytes", T_U64 },
+};
+
+static const struct adesc action_attrs[] = {
+	[DDF_ACTION_A_TYPE] = { "DDF_ACTION_A_TYPE", "type", T_U8 },
+	[DDF_ACTION_A_MARK] = { "DDF_ACTION_A_MARK", "mark", T_U32 },
+	[DDF_ACTION_A_MASK] = { "DDF_ACTION_A_MASK", "mask", T_U32 },
+};
+
+static const struct adesc stats_attrs[] = {
+	[DDF_STATS_A_PACKETS] = { "DDF_STATS_A_PACKETS", "packets", T_U64 },
+	[DDF_STATS_A_BYTES] = { "DDF_STATS_A_BYTES", "bytes", T_U64 },
+	[DDF_STATS_A_DUPLICATES] = { "DDF_STATS_A_DUPLICATES", "duplicates",
+				     T_U64 },
+	[DDF_STATS_A_DROPPED] = { "DDF_STATS_A_DROPPED", "dropped", T_U64 },
+	[DDF_STATS_A_MARKED] = { "DDF_STATS_A_MARKED", "marked", T_U64 },
+	[DDF_STATS_A_UNPARSED] = { "DDF_STATS_A_UNPARSED", "unparsed", T_U64 },
+	[DDF_STATS_A_GENERATION] = { "DDF_STATS_A_GENERATION", "generation",
+				     T_U64 },
+	[DDF_STATS_A_FILL_PPM] = { "DDF_STATS_A_FILL_PPM", "fill_ppm", T_U32 },
+};
+
+static const struct aset key_set = { key_attrs, DDF_KEY_A_MAX };
+static const struct aset filter_set = { filter_attrs, DDF_FILTER_A_MAX };
+static const struct aset action_set = { action_attrs, DDF_ACTION_A_MAX };
+static const struct aset stats_set = { stats_attrs, DDF_STATS_A_MAX };
+
+static const struct adesc top_attrs[] = {
+	[DDF_A_NAME] = { "DDF_A_NAME", "name", T_STR },
+	[DDF_A_FAMILY] = { "DDF_A_FAMILY", "family", T_U8 },
+	[DDF_A_HOOK] = { "DDF_A_HOOK", "hook", T_U8 },
+	[DDF_A_PRIORITY] = { "DDF_A_PRIORITY", "priority", T_S32 },
+	[DDF_A_IIFNAME] = { "DDF_A_IIFNAME", "iif", T_STR },
+	[DDF_A_OIFNAME] = { "DDF_A_OIFNAME", "oif", T_STR },
+	[DDF_A_L4PROTO] = { "DDF_A_L4PROTO", "proto", T_U8 },
+	[DDF_A_KEY] = { "DDF_A_KEY", "key", T_NEST, &key_set },
+	[DDF_A_FILTER] = { "DDF_A_FILTER", "filter", T_NEST, &filter_set },
+	[DDF_A_ACTION] = { "DDF_A_ACTION", "action", T_NEST, &action_set },
+	[DDF_A_STATS] = { "DDF_A_STATS", "stats", T_NEST, &stats_set },
+	[DDF_A_RESET_FLAGS] = { "DDF_A_RESET_FLAGS", "reset_flags", T_U32 },
+};
+
+static const struct aset top_set = { top_attrs, DDF_A_MAX };
+
+static const char *cmd_names[] = {
+	[DDF_CMD_NEW] = "DDF_CMD_NEW",	   [DDF_CMD_DEL] = "DDF_CMD_DEL",
+	[DDF_CMD_GET] = "DDF_CMD_GET",	   [DDF_CMD_RESET] = "DDF_CMD_RESET",
+	[DDF_CMD_FLUSH] = "DDF_CMD_FLUSH",
+};
+
+static void print_mask(FILE *out, const struct ddf_word *t, uint32_t v)
+{
+	bool first = true;
+
+	for (; t->name; t++)
+		if (v & t->value) {
+			fprintf(out, "%s%s", first ? "" : ",", t->name);
+			first = false;
+		}
+	if (first)
+		fputs("none", out);
+}
+
+/* The words a number stands for, as the grammar spells them. */
+static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
+			  uint64_t v)
+{
+	const char *s = NULL;
+
+	if (set == &top_set && t == DDF_A_FAMILY)
+		s = family_name((uint8_t)v);
+	else if (set == &top_set && t == DDF_A_HOOK)
+		s = hook_name((uint8_t)v);
+	else if (set == &top_set && t == DDF_A_L4PROTO)
+		s = proto_name((uint8_t)v);
+	else if (set == &filter_set &&
+		 (t == DDF_FILTER_A_KIND || t == DDF_FILTER_A_INNER_KIND))
+		s = ddf_kind_name((uint32_t)v);
+	else if (set == &action_set && t == DDF_ACTION_A_TYPE)
+		s = action_name((uint8_t)v);
+	else if (set == &key_set && t == DDF_KEY_A_FORM)
+		s = v == DDF_KEY_TYPE_PACKET ? "packet" : "fields";
+	if (s) {
+		fprintf(out, " (%s)", s);
+	} else if (set == &key_set && t == DDF_KEY_A_FIELDS) {
+		fputs(" (", out);
+		print_mask(out, ddf_key_fields, (uint32_t)v);
+		fputc(')', out);
+	} else if (set == &key_set && t == DDF_KEY_A_IGNORE) {
+		fputs(" (", out);
+		print_mask(out, ddf_key_ignores, (uint32_t)v);
+		fputc(')', out);
+	} else if (set == &filter_set && t == DDF_FILTER_A_WINDOW_NS) {
+		fputs(" (", out);
+		print_duration(out, v);
+		fputc(')', out);
+	}
+}
+
+static uint64_t attr_uint(const struct nlattr *a, enum atype t)
+{
+	switch (t) {
+	case T_U8: return mnl_attr_get_u8(a);
+	case T_U16: return mnl_attr_get_u16(a);
+	case T_U32: return mnl_attr_get_u32(a);
+	case T_S32: return (uint64_t)(int64_t)(int32_t)mnl_attr_get_u32(a);
+	case T_U64: return mnl_attr_get_u64(a);
+	default: return 0;
+	}
+}
+
+static void print_attrs(FILE *out, const struct aset *set, const void *buf,
+			size_t len, int depth, bool json)
+{
+	const struct nlattr *attr;
+	bool first = true;
+
+	if (json)
+		fputc('{', out);
+	mnl_attr_for_each_payload(buf, len) {
+		unsigned int t = mnl_attr_get_type(attr);
+		const struct adesc *d = t <= set->max ? &set->a[t] : NULL;
+
+		if (!d || !d->name)
+			continue; /* newer kernel, older ddfctl: skip it */
+		if (json)
+			fprintf(out, "%s\"%s\": ", first ? "" : ", ", d->json);
+		else
+			fprintf(out, "%*s%s", 2 * depth, "", d->name);
+		first = false;
+		switch (d->type) {
+		case T_STR:
+			fprintf(out, json ? "\"%s\"" : " \"%s\"\n",
+				mnl_attr_get_str(attr));
+			break;
+		case T_BIN: {
+			const uint8_t *p = mnl_attr_get_payload(attr);
+
+			fputs(json ? "\"" : " ", out);
+			for (unsigned int i = 0; i < mnl_attr_get_payload_len(attr);
+			     i++)
+				fprintf(out, "%02x", p[i]);
+			fputs(json ? "\"" : "\n", out);
+			break;
+		}
+		case T_NEST:
+			if (!json)
+				fputc('\n', out);
+			print_attrs(out, d->nest, mnl_attr_get_payload(attr),
+				    mnl_attr_get_payload_len(attr), depth + 1,
+				    json);
+			break;
+		case T_S32:
+			fprintf(out, json ? "%" PRId64 : " %" PRId64,
+				(int64_t)attr_uint(attr, d->type));
+			if (!json)
+				fputc('\n', out);
+			break;
+		default:
+			fprintf(out, json ? "%" PRIu64 : " %" PRIu64,
+				attr_uint(attr, d->type));
+			if (!json) {
+				print_meaning(out, set, t, attr_uint(attr, d->type));
+				fputc('\n', out);
+			}
+			break;
+		}
+	}
+	if (json)
+		fputc('}', out);
+}
+
+static const void *genl_attrs(const struct nlmsghdr *nlh, size_t *len)
+{
+	*len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN(GENL_HDRLEN);
+	return (const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN;
+}
+
+void print_request(FILE *out, const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const void *attrs;
+	size_t len;
+
+	fprintf(out, "%s", g->cmd <= DDF_CMD_MAX && cmd_names[g->cmd] ?
+				   cmd_names[g->cmd] : "DDF_CMD_?");
+	/* NLM_F_DUMP shares bits with NLM_F_EXCL: only GET can be a dump */
+	if (g->cmd == DDF_CMD_GET &&
+	    (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP)
+		fputs(" dump", out);
+	fputc('\n', out);
+	attrs = genl_attrs(nlh, &len);
+	print_attrs(out, &top_set, attrs, len, 1, false);
+}
+
+void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
+{
+	const void *attrs;
+	size_t len;
+
+	attrs = genl_attrs(nlh, &len);
+	if (ddfctl_json) {
+		print_attrs(out, &top_set, attrs, len, 0, true);
+		fputc('\n', out);
+		return;
+	}
+	print_attrs(out, &top_set, attrs, len, 0, false);
+	(void)stats;
+}
+
+/* The `rule add` line that recreates a rule, from a GET reply. */
+void print_rule_save(FILE *out, const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[DDF_A_MAX + 1] = { 0 };
+	struct nlattr *kb[DDF_KEY_A_MAX + 1] = { 0 };
+	struct nlattr *fb[DDF_FILTER_A_MAX + 1] = { 0 };
+	struct nlattr *ab[DDF_ACTION_A_MAX + 1] = { 0 };
+	const struct nlattr *attr;
+	const void *attrs;
+	size_t len;
+
+	attrs = genl_attrs(nlh, &len);
+	mnl_attr_for_each_payload(attrs, len)
+		if (mnl_attr_get_type(attr) <= DDF_A_MAX)
+			tb[mnl_attr_get_type(attr)] = (struct nlattr *)attr;
+	if (!tb[DDF_A_NAME])
+		return;
+#define NEST(t, arr, max)                                                      \
+	do {                                                                   \
+		if (t)                                                         \
+			mnl_attr_for_each_nested(attr, t)                         \
+				if (mnl_attr_get_type(attr) <= (max))             \
+					arr[mnl_attr_get_type(attr)] =            \
+						(struct nlattr *)attr;            \
+	} while (0)
+	NEST(tb[DDF_A_KEY], kb, DDF_KEY_A_MAX);
+	NEST(tb[DDF_A_FILTER], fb, DDF_FILTER_A_MAX);
+	NEST(tb[DDF_A_ACTION], ab, DDF_ACTION_A_MAX);
+	fprintf(out, "rule add %s", mnl_attr_get_str(tb[DDF_A_NAME]));
+	if (tb[DDF_A_FAMILY])
+		fprintf(out, " family %s",
+			family_name(mnl_attr_get_u8(tb[DDF_A_FAMILY])));
+	if (tb[DDF_A_HOOK])
+		fprintf(out, " hook %s",
+			hook_name(mnl_attr_get_u8(tb[DDF_A_HOOK])));
+	if (tb[DDF_A_PRIORITY])
+		fprintf(out, " priority %d",
+			(int32_t)mnl_attr_get_u32(tb[DDF_A_PRIORITY]));
+	if (tb[DDF_A_IIFNAME])
+		fprintf(out, " iif %s", mnl_attr_get_str(tb[DDF_A_IIFNAME]));
+	if (tb[DDF_A_OIFNAME])
+		fprintf(out, " oif %s", mnl_attr_get_str(tb[DDF_A_OIFNAME]));
+	if (tb[DDF_A_L4PROTO])
+		fprintf(out, " proto %s",
+			proto_name(mnl_attr_get_u8(tb[DDF_A_L4PROTO])));
+	if (kb[DDF_KEY_A_FORM] &&
+	    mnl_attr_get_u8(kb[DDF_KEY_A_FORM]) == DDF_KEY_TYPE_FIELDS &&
+	    kb[DDF_KEY_A_FIELDS]) {
+		fputs(" key ", out);
+		print_mask(out, ddf_key_fields,
+			   mnl_attr_get_u32(kb[DDF_KEY_A_FIELDS]));
+		if (kb[DDF_KEY_A_PAYLOAD_LEN])
+			fprintf(out, " payload %u:%u",
+				kb[DDF_KEY_A_PAYLOAD_OFF] ?
+					mnl_attr_get_u16(kb[DDF_KEY_A_PAYLOAD_OFF]) :
+					0,
+				mnl_attr_get_u16(kb[DDF_KEY_A_PAYLOAD_LEN]));
+	} else {
+		fputs(" key packet", out);
+		if (kb[DDF_KEY_A_IGNORE]) {
+			fputs(" ignore ", out);
+			print_mask(out, ddf_key_ignores,
+				   mnl_attr_get_u32(kb[DDF_KEY_A_IGNORE]));
+		}
+	}
+	/*
+	 * The filter is saved as what sizing chose, as a memory budget: the
+	 * same kind, window and bytes size to the same shape again.
+	 */
+	if (fb[DDF_FILTER_A_KIND])
+		fprintf(out, " filter %s",
+			ddf_kind_name(mnl_attr_get_u32(fb[DDF_FILTER_A_KIND])));
+	if (fb[DDF_FILTER_A_WINDOW]) {
+		fprintf(out, " window %" PRIu64,
+			(uint64_t)mnl_attr_get_u64(fb[DDF_FILTER_A_WINDOW]));
+		if (fb[DDF_FILTER_A_WINDOW_NS]) {
+			fputc('/', out);
+			print_duration(out,
+				       mnl_attr_get_u64(fb[DDF_FILTER_A_WINDOW_NS]));
+		}
+	}
+	if (fb[DDF_FILTER_A_BYTES])
+		fprintf(out, " memory %" PRIu64,
+			(uint64_t)mnl_attr_get_u64(fb[DDF_FILTER_A_BYTES]));
+	if (ab[DDF_ACTION_A_TYPE]) {
+		uint8_t t = mnl_attr_get_u8(ab[DDF_ACTION_A_TYPE]);
+
+		fprintf(out, " action %s", action_name(t));
+		if (t == DDF_ACTION_MARK && ab[DDF_ACTION_A_MARK])
+			fprintf(out, " 0x%x/0x%x",
+				mnl_attr_get_u32(ab[DDF_ACTION_A_MARK]),
+				ab[DDF_ACTION_A_MASK] ?
+					mnl_attr_get_u32(ab[DDF_ACTION_A_MASK]) :
+					0xffffffffu);
+	}
+	fputc('\n', out);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sizing: the same core as the kernel and ddfbench chooses the filter's
+ * shape, so `ddfctl size` shows exactly what `rule add` would send.
+ */
+#include <string.h>
+
+#include "ddfctl.h"
+#include "ddf_registry.h"
+
+int ddfctl_size_filter(struct ddf_filter_req *f)
+{
+	struct ddf_size_req req = {
+		.kind = f->kind,
+		.flags = f->window_ns ? DDF_PF_TIME : 0,
+		.window = f->window,
+		.window_ns = f->window_ns,
+		.fpr = f->memory ? 0 : f->fpr,
+		.bytes = f->memory,
+	};
+	const char *why = NULL;
+	const char *kind = ddf_kind_name(f->kind);
+
+	if (ddf_size(&req, &f->params, &f->rep, &why)) {
+		if (f->memory)
+			return ddfctl_err("memory: %llu bytes give no %s filter: %s",
+					  (unsigned long long)f->memory, kind,
+					  why ? why : "no parameters fit");
+		return ddfctl_err("filter: '%s' cannot be sized for this window and fpr: %s",
+				  kind, why ? why : "no parameters fit");
+	}
+	/* what is sent must pass the kernel's own check: run it here first */
+	if (ddf_params_resolve(&f->params, &why))
+		return ddfctl_err("filter: '%s': %s", kind, why);
+	f->rep.bytes = ddf_filter_memsize(&f->params);
+	f->rep.fpr = ddf_fpr_analytic(&f->params);
+	return 0;
+}
+
+void print_duration(FILE *out, uint64_t ns)
+{
+	static const struct { const char *unit; uint64_t ns; } u[] = {
+		{ "h", 3600000000000ull }, { "m", 60000000000ull },
+		{ "s", 1000000000ull }, { "ms", 1000000ull }, { "us", 1000ull },
+	};
+
+	for (unsigned int i = 0; i < DDF_ARRAY_SIZE(u); i++)
+		if (ns >= u[i].ns && ns % u[i].ns == 0) {
+			fprintf(out, "%llu%s", (unsigned long long)(ns / u[i].ns),
+				u[i].unit);
+			return;
+		}
+	fprintf(out, "%lluns", (unsigned long long)ns);
+}
+
+static void print_size(const struct ddf_filter_req *f)
+{
+	const struct ddf_params *p = &f->params;
+	double bpe = p->window ? f->rep.bytes * 8.0 / p->window : 0.0;
+
+	if (ddfctl_json) {
+		printf("{\"filter\": \"%s\", \"params\": {\"k\": %u, \"l\": %u, "
+		       "\"m\": %llu, \"block_bits\": %u, \"block_hashes\": %u, "
+		       "\"fp_bits\": %u, \"window\": %llu}, ",
+		       ddf_kind_name(p->kind), p->k, p->l,
+		       (unsigned long long)p->m, p->block_bits,
+		       p->block_hashes, p->fp_bits,
+		       (unsigned long long)p->window);
+		if (p->window_ns)
+			printf("\"window_ns\": %llu, ",
+			       (unsigned long long)p->window_ns);
+		printf("\"bytes\": %llu, \"fpr_analytic\": %.9g, "
+		       "\"bits_per_element\": %.3f}\n",
+		       (unsigned long long)f->rep.bytes, f->rep.fpr, bpe);
+		return;
+	}
+	printf("filter      %s\n", ddf_kind_name(p->kind));
+	printf("shape       k=%u l=%u m=%llu", p->k, p->l,
+	       (unsigned long long)p->m);
+	if (p->block_bits)
+		printf(" B=%u b=%u", p->block_bits, p->block_hashes);
+	if (p->fp_bits)
+		printf(" s=%u", p->fp_bits);
+	if (p->cell_bits)
+		printf(" d=%u", p->cell_bits);
+	if (p->decrements)
+		printf(" P=%u", p->decrements);
+	printf("\nwindow      %llu packets", (unsigned long long)p->window);
+	if (p->window_ns) {
+		printf(" per ");
+		print_duration(stdout, p->window_ns);
+	}
+	printf("\nmemory      %llu bytes (%.2f bits per element)\n",
+	       (unsigned long long)f->rep.bytes, bpe);
+	printf("fp rate     %.3g analytic\n", f->rep.fpr);
+}
+
+/* size filter KIND window W (fpr P | memory SIZE) */
+int cmd_size(int argc, char **argv)
+{
+	struct ddf_filter_req f = { .kind = DDF_KIND_APBBF };
+	bool seen_fpr = false, seen_mem = false;
+
+	for (int i = 0; i < argc; i++) {
+		const char *kw = argv[i], *arg;
+
+		if (i + 1 >= argc)
+			return ddfctl_err("%s: %s", kw,
+					  strcmp(kw, "filter") &&
+							  strcmp(kw, "window") &&
+							  strcmp(kw, "fpr") &&
+							  strcmp(kw, "memory") ?
+						  "is not a keyword of size (filter, window, fpr, memory)" :
+						  "needs an argument");
+		arg = argv[++i];
+		if (!strcmp(kw, "filter")) {
+			if (parse_kind(arg, &f.kind))
+				return -1;
+		} else if (!strcmp(kw, "window")) {
+			if (parse_window(arg, &f))
+				return -1;
+		} else if (!strcmp(kw, "fpr")) {
+			if (seen_mem)
+				return ddfctl_err("fpr: '%s' given with memory: give one of them",
+						  arg);
+			if (parse_fpr(arg, &f.fpr))
+				return -1;
+			seen_fpr = true;
+		} else if (!strcmp(kw, "memory")) {
+			if (seen_fpr)
+				return ddfctl_err("memory: '%s' given with fpr: give one of them",
+						  arg);
+			if (parse_size("memory", arg, &f.memory))
+				return -1;
+			seen_mem = true;
+		} else {
+			return ddfctl_err("size: '%s' is not a keyword (filter, window, fpr, memory)",
+					  kw);
+		}
+	}
+	if (!f.window)
+		return ddfctl_err("size: needs a window (window N or window N/DURATION)");
+	if (!seen_fpr && !seen_mem)
+		f.fpr = 1e-6;
+	if (ddfctl_size_filter(&f))
+		return -1;
+	print_size(&f);
+	return 0;
+}
