@@ -55,7 +55,14 @@ $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi $(CTL_SRCS) \
 		$(B)/libddf_core.a -lmnl -lm -o $@
 
-check-tools: $(B)/ddfctl $(B)/ddfbench
+$(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
+		$(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl $< \
+		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
+		-lmnl -lm -o $@
+
+check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests
+	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 
 setup:

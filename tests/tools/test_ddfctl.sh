@@ -121,6 +121,9 @@ fpr: needs an argument|-n rule add r window 100 fpr
 'r'|-n rule add r
 10 bytes|-n rule add r window 1000 memory 10
 'qqhtd'|-n rule add r window 100k/1s filter qqhtd
+'zz'|-n rule add r window 100 shape k=6,zz=1
+'six'|-n rule add r window 100 shape k=six
+shape: given with fpr|-n rule add r window 100 shape k=6 fpr 1e-3
 'frobnicate'|frobnicate
 '-x'|-x show
 'r2'|-n rule del r1 r2

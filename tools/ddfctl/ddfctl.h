@@ -40,6 +40,7 @@ struct ddf_filter_req {
 	uint64_t window_ns; /* 0: count window */
 	double fpr; /* 0 when memory is given */
 	uint64_t memory; /* 0 when fpr is given */
+	bool shape; /* params given as a shape: resolve, do not size */
 	struct ddf_params params; /* resolved by ddfctl_size_filter() */
 	struct ddf_size_report rep;
 };
@@ -79,6 +80,8 @@ int parse_size(const char *what, const char *s, uint64_t *out);
 int parse_window(const char *s, struct ddf_filter_req *f);
 int parse_fpr(const char *s, double *out);
 int parse_kind(const char *s, uint32_t *kind);
+int parse_shape(const char *s, struct ddf_params *p);
+void print_shape(FILE *out, const struct ddf_params *p);
 
 /* size.c */
 int ddfctl_size_filter(struct ddf_filter_req *f);
@@ -86,6 +89,7 @@ int cmd_size(int argc, char **argv);
 void print_duration(FILE *out, uint64_t ns);
 
 /* nl.c: build a request for req; send it, or print it (dry run) */
+struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);
 int ddfctl_run(const struct ddf_cmd_req *req);
 
 /* print.c: decode a ddf message's attributes, as text or JSON */
@@ -93,6 +97,19 @@ struct nlmsghdr;
 void print_request(FILE *out, const struct nlmsghdr *nlh);
 void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats);
 void print_rule_save(FILE *out, const struct nlmsghdr *nlh);
+void print_rule_line(FILE *out, const struct ddf_rule_spec *r);
+
+/* a rule as the kernel reports it */
+struct ddf_rule_info {
+	struct ddf_rule_spec rule; /* filter.shape set: params as held */
+	uint64_t bytes; /* memory the filter holds */
+	bool has_stats;
+	uint64_t packets, bytes_seen, duplicates, dropped, marked, unparsed;
+	uint64_t generation;
+	uint32_t fill_ppm;
+};
+
+int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri);
 const char *family_name(uint8_t family);
 const char *hook_name(uint8_t hook);
 const char *proto_name(uint8_t proto);

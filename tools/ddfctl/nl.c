@@ -230,11 +230,10 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 	return 0;
 }
 
-int ddfctl_run(const struct ddf_cmd_req *req)
+/* The request for req in buf (8 KiB), or NULL. */
+struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf)
 {
-	static char buf[8192];
 	uint32_t seq = (uint32_t)time(NULL);
-	enum reply_mode mode = R_NONE;
 	struct nlmsghdr *nlh;
 	/* the family id is filled in once known; 0 in a dry run */
 	uint16_t type = 0;
@@ -259,16 +258,27 @@ int ddfctl_run(const struct ddf_cmd_req *req)
 	case OP_SHOW:
 	case OP_STATS:
 	case OP_SAVE:
-		mode = req->op == OP_SHOW ? R_SHOW :
-		       req->op == OP_STATS ? R_STATS : R_SAVE;
 		nlh = put_header(buf, type, DDF_CMD_GET,
 				 req->has_name ? NLM_F_ACK : NLM_F_DUMP, seq);
 		if (req->has_name)
 			mnl_attr_put_strz(nlh, DDF_A_NAME, req->rule.name);
 		break;
 	default:
-		return ddfctl_err("internal: no request for this command");
+		return NULL;
 	}
+	return nlh;
+}
+
+int ddfctl_run(const struct ddf_cmd_req *req)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh = ddfctl_build(req, buf);
+	enum reply_mode mode = req->op == OP_SHOW ? R_SHOW :
+			       req->op == OP_STATS ? R_STATS :
+			       req->op == OP_SAVE ? R_SAVE : R_NONE;
+
+	if (!nlh)
+		return ddfctl_err("internal: no request for this command");
 	if (ddfctl_dry_run) {
 		print_request(stdout, nlh);
 		return 0;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
@@ -300,6 +301,90 @@ int parse_kind(const char *s, uint32_t *kind)
 	return 0;
 }
 
+/*
+ * shape NAME=V[,NAME=V...]: the resolved parameters themselves, as `save`
+ * writes them, so a restored rule gets exactly the filter it had.
+ */
+static const struct {
+	const char *name;
+	size_t off;
+	bool wide;
+} shape_members[] = {
+#define SM(n, w) { #n, offsetof(struct ddf_params, n), w }
+	SM(k, false), SM(l, false), SM(m, true), SM(block_bits, false),
+	SM(block_hashes, false), SM(fp_bits, false), SM(cell_bits, false),
+	SM(decrements, false), SM(inner_kind, false), SM(subfilters, false),
+	SM(p_star, false),
+#undef SM
+};
+
+int parse_shape(const char *s, struct ddf_params *p)
+{
+	char buf[512], *tok, *save;
+
+	if (strlen(s) >= sizeof(buf))
+		return ddfctl_err("shape: '%s' is too long", s);
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		unsigned long long v;
+		unsigned int i;
+
+		if (!eq)
+			return ddfctl_err("shape: '%s' is not NAME=VALUE", tok);
+		*eq = 0;
+		for (i = 0; i < DDF_ARRAY_SIZE(shape_members); i++)
+			if (!strcmp(tok, shape_members[i].name))
+				break;
+		if (i == DDF_ARRAY_SIZE(shape_members))
+			return ddfctl_err("shape: '%s' is not a filter parameter",
+					  tok);
+		if (!strcmp(tok, "inner_kind") && !isdigit((unsigned char)eq[1])) {
+			uint32_t kind;
+
+			if (parse_kind(eq + 1, &kind))
+				return -1;
+			p->inner_kind = kind;
+			continue;
+		}
+		errno = 0;
+		v = strtoull(eq + 1, &end, 0);
+		if (!isdigit((unsigned char)eq[1]) || errno || *end ||
+		    (!shape_members[i].wide && v > 0xffffffffull))
+			return ddfctl_err("shape: %s '%s' is not a number", tok,
+					  eq + 1);
+		if (shape_members[i].wide)
+			*(uint64_t *)((char *)p + shape_members[i].off) = v;
+		else
+			*(uint32_t *)((char *)p + shape_members[i].off) =
+				(uint32_t)v;
+	}
+	return 0;
+}
+
+/* " shape k=..,l=..", or nothing for a kind without a shape (exact) */
+void print_shape(FILE *out, const struct ddf_params *p)
+{
+	const char *sep = " shape ";
+
+	for (unsigned int i = 0; i < DDF_ARRAY_SIZE(shape_members); i++) {
+		const char *at = (const char *)p + shape_members[i].off;
+		uint64_t v = shape_members[i].wide ? *(const uint64_t *)at :
+						     *(const uint32_t *)at;
+
+		if (!v)
+			continue;
+		if (!strcmp(shape_members[i].name, "inner_kind"))
+			fprintf(out, "%sinner_kind=%s", sep,
+				ddf_kind_name((uint32_t)v));
+		else
+			fprintf(out, "%s%s=%llu", sep, shape_members[i].name,
+				(unsigned long long)v);
+		sep = ",";
+	}
+}
+
 /* FIELD[,FIELD...] from table into a mask; the bad field is named. */
 static int parse_list(const char *what, const struct ddf_word *t,
 		      const char *s, uint32_t *mask)
@@ -472,7 +557,7 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 {
 	const char *ignore_word = NULL;
 	bool payload_given = false;
-	bool seen_fpr = false, seen_mem = false;
+	bool seen_fpr = false, seen_mem = false, seen_shape = false;
 	const char *key_word = "packet";
 	const char *arg;
 	uint32_t v;
@@ -573,6 +658,11 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 			if (parse_size("memory", arg, &r->filter.memory))
 				return -1;
 			seen_mem = true;
+		} else if (!strcmp(kw, "shape")) {
+			NEXT_ARG(kw);
+			if (parse_shape(arg, &r->filter.params))
+				return -1;
+			r->filter.shape = seen_shape = true;
 		} else if (!strcmp(kw, "seed")) {
 			NEXT_ARG(kw);
 			if (parse_seed(arg, r->seed))
@@ -597,6 +687,9 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 	if (!r->filter.window)
 		return ddfctl_err("rule add: '%s' needs a window (window N or window N/DURATION)",
 				  r->name);
+	if (seen_shape && (seen_fpr || seen_mem))
+		return ddfctl_err("shape: given with %s: a shape is not sized, give one of them",
+				  seen_fpr ? "fpr" : "memory");
 	if (!seen_fpr && !seen_mem)
 		r->filter.fpr = 1e-6;
 	return check_rule(r, ignore_word, payload_given, key_word);

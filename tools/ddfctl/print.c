@@ -256,115 +256,235 @@ void print_request(FILE *out, const struct nlmsghdr *nlh)
 	print_attrs(out, &top_set, attrs, len, 1, false);
 }
 
-void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
-{
-	const void *attrs;
-	size_t len;
-
-	attrs = genl_attrs(nlh, &len);
-	if (ddfctl_json) {
-		print_attrs(out, &top_set, attrs, len, 0, true);
-		fputc('\n', out);
-		return;
-	}
-	print_attrs(out, &top_set, attrs, len, 0, false);
-	(void)stats;
-}
-
-/* The `rule add` line that recreates a rule, from a GET reply. */
-void print_rule_save(FILE *out, const struct nlmsghdr *nlh)
+/* A rule as a GET reply (or a NEW request) carries it. */
+int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 {
 	struct nlattr *tb[DDF_A_MAX + 1] = { 0 };
 	struct nlattr *kb[DDF_KEY_A_MAX + 1] = { 0 };
 	struct nlattr *fb[DDF_FILTER_A_MAX + 1] = { 0 };
 	struct nlattr *ab[DDF_ACTION_A_MAX + 1] = { 0 };
+	struct nlattr *sb[DDF_STATS_A_MAX + 1] = { 0 };
+	struct ddf_rule_spec *r = &ri->rule;
+	struct ddf_params *p = &r->filter.params;
 	const struct nlattr *attr;
 	const void *attrs;
 	size_t len;
 
+	memset(ri, 0, sizeof(*ri));
 	attrs = genl_attrs(nlh, &len);
 	mnl_attr_for_each_payload(attrs, len)
 		if (mnl_attr_get_type(attr) <= DDF_A_MAX)
 			tb[mnl_attr_get_type(attr)] = (struct nlattr *)attr;
 	if (!tb[DDF_A_NAME])
-		return;
+		return -1;
 #define NEST(t, arr, max)                                                      \
 	do {                                                                   \
 		if (t)                                                         \
-			mnl_attr_for_each_nested(attr, t)                         \
-				if (mnl_attr_get_type(attr) <= (max))             \
-					arr[mnl_attr_get_type(attr)] =            \
-						(struct nlattr *)attr;            \
+			mnl_attr_for_each_nested(attr, t)                      \
+				if (mnl_attr_get_type(attr) <= (max))          \
+					arr[mnl_attr_get_type(attr)] =         \
+						(struct nlattr *)attr;         \
 	} while (0)
 	NEST(tb[DDF_A_KEY], kb, DDF_KEY_A_MAX);
 	NEST(tb[DDF_A_FILTER], fb, DDF_FILTER_A_MAX);
 	NEST(tb[DDF_A_ACTION], ab, DDF_ACTION_A_MAX);
-	fprintf(out, "rule add %s", mnl_attr_get_str(tb[DDF_A_NAME]));
-	if (tb[DDF_A_FAMILY])
-		fprintf(out, " family %s",
-			family_name(mnl_attr_get_u8(tb[DDF_A_FAMILY])));
-	if (tb[DDF_A_HOOK])
-		fprintf(out, " hook %s",
-			hook_name(mnl_attr_get_u8(tb[DDF_A_HOOK])));
-	if (tb[DDF_A_PRIORITY])
-		fprintf(out, " priority %d",
-			(int32_t)mnl_attr_get_u32(tb[DDF_A_PRIORITY]));
+	NEST(tb[DDF_A_STATS], sb, DDF_STATS_A_MAX);
+#undef NEST
+#define U8(t) ((t) ? mnl_attr_get_u8(t) : 0)
+#define U16(t) ((t) ? mnl_attr_get_u16(t) : 0)
+#define U32(t) ((t) ? mnl_attr_get_u32(t) : 0)
+#define U64(t) ((t) ? mnl_attr_get_u64(t) : 0)
+	snprintf(r->name, sizeof(r->name), "%s",
+		 mnl_attr_get_str(tb[DDF_A_NAME]));
+	r->family = U8(tb[DDF_A_FAMILY]);
+	r->hook = U8(tb[DDF_A_HOOK]);
+	r->priority = (int32_t)U32(tb[DDF_A_PRIORITY]);
 	if (tb[DDF_A_IIFNAME])
-		fprintf(out, " iif %s", mnl_attr_get_str(tb[DDF_A_IIFNAME]));
+		snprintf(r->iif, sizeof(r->iif), "%s",
+			 mnl_attr_get_str(tb[DDF_A_IIFNAME]));
 	if (tb[DDF_A_OIFNAME])
-		fprintf(out, " oif %s", mnl_attr_get_str(tb[DDF_A_OIFNAME]));
-	if (tb[DDF_A_L4PROTO])
-		fprintf(out, " proto %s",
-			proto_name(mnl_attr_get_u8(tb[DDF_A_L4PROTO])));
-	if (kb[DDF_KEY_A_FORM] &&
-	    mnl_attr_get_u8(kb[DDF_KEY_A_FORM]) == DDF_KEY_TYPE_FIELDS &&
-	    kb[DDF_KEY_A_FIELDS]) {
-		fputs(" key ", out);
-		print_mask(out, ddf_key_fields,
-			   mnl_attr_get_u32(kb[DDF_KEY_A_FIELDS]));
-		if (kb[DDF_KEY_A_PAYLOAD_LEN])
-			fprintf(out, " payload %u:%u",
-				kb[DDF_KEY_A_PAYLOAD_OFF] ?
-					mnl_attr_get_u16(kb[DDF_KEY_A_PAYLOAD_OFF]) :
-					0,
-				mnl_attr_get_u16(kb[DDF_KEY_A_PAYLOAD_LEN]));
-	} else {
-		fputs(" key packet", out);
-		if (kb[DDF_KEY_A_IGNORE]) {
-			fputs(" ignore ", out);
-			print_mask(out, ddf_key_ignores,
-				   mnl_attr_get_u32(kb[DDF_KEY_A_IGNORE]));
-		}
+		snprintf(r->oif, sizeof(r->oif), "%s",
+			 mnl_attr_get_str(tb[DDF_A_OIFNAME]));
+	r->l4proto = U8(tb[DDF_A_L4PROTO]);
+	r->key.form = U8(kb[DDF_KEY_A_FORM]) == DDF_KEY_TYPE_FIELDS ?
+			      DDF_KEY_FIELDS : DDF_KEY_PACKET;
+	r->key.fields = U32(kb[DDF_KEY_A_FIELDS]);
+	r->key.ignore = U32(kb[DDF_KEY_A_IGNORE]);
+	r->key.max_bytes = U32(kb[DDF_KEY_A_MAX_BYTES]);
+	r->key.payload_off = U16(kb[DDF_KEY_A_PAYLOAD_OFF]);
+	r->key.payload_len = U16(kb[DDF_KEY_A_PAYLOAD_LEN]);
+	p->kind = r->filter.kind = U32(fb[DDF_FILTER_A_KIND]);
+	p->window = r->filter.window = U64(fb[DDF_FILTER_A_WINDOW]);
+	p->window_ns = r->filter.window_ns = U64(fb[DDF_FILTER_A_WINDOW_NS]);
+	p->flags = p->window_ns ? DDF_PF_TIME : 0;
+	p->k = U32(fb[DDF_FILTER_A_K]);
+	p->l = U32(fb[DDF_FILTER_A_L]);
+	p->m = U64(fb[DDF_FILTER_A_M]);
+	p->block_bits = U32(fb[DDF_FILTER_A_BLOCK_BITS]);
+	p->block_hashes = U32(fb[DDF_FILTER_A_BLOCK_HASHES]);
+	p->fp_bits = U32(fb[DDF_FILTER_A_FP_BITS]);
+	p->cell_bits = U32(fb[DDF_FILTER_A_CELL_BITS]);
+	p->decrements = U32(fb[DDF_FILTER_A_DECREMENTS]);
+	p->inner_kind = U32(fb[DDF_FILTER_A_INNER_KIND]);
+	p->subfilters = U32(fb[DDF_FILTER_A_SUBFILTERS]);
+	p->p_star = U32(fb[DDF_FILTER_A_P_STAR]);
+	r->filter.shape = true;
+	if (fb[DDF_FILTER_A_SEED] &&
+	    mnl_attr_get_payload_len(fb[DDF_FILTER_A_SEED]) == DDF_SEED_LEN) {
+		memcpy(r->seed, mnl_attr_get_payload(fb[DDF_FILTER_A_SEED]),
+		       DDF_SEED_LEN);
+		r->has_seed = true;
 	}
-	/*
-	 * The filter is saved as what sizing chose, as a memory budget: the
-	 * same kind, window and bytes size to the same shape again.
-	 */
-	if (fb[DDF_FILTER_A_KIND])
-		fprintf(out, " filter %s",
-			ddf_kind_name(mnl_attr_get_u32(fb[DDF_FILTER_A_KIND])));
-	if (fb[DDF_FILTER_A_WINDOW]) {
-		fprintf(out, " window %" PRIu64,
-			(uint64_t)mnl_attr_get_u64(fb[DDF_FILTER_A_WINDOW]));
-		if (fb[DDF_FILTER_A_WINDOW_NS]) {
-			fputc('/', out);
-			print_duration(out,
-				       mnl_attr_get_u64(fb[DDF_FILTER_A_WINDOW_NS]));
-		}
-	}
-	if (fb[DDF_FILTER_A_BYTES])
-		fprintf(out, " memory %" PRIu64,
-			(uint64_t)mnl_attr_get_u64(fb[DDF_FILTER_A_BYTES]));
-	if (ab[DDF_ACTION_A_TYPE]) {
-		uint8_t t = mnl_attr_get_u8(ab[DDF_ACTION_A_TYPE]);
+	ri->bytes = U64(fb[DDF_FILTER_A_BYTES]);
+	r->action = U8(ab[DDF_ACTION_A_TYPE]);
+	r->mark = U32(ab[DDF_ACTION_A_MARK]);
+	r->mask = ab[DDF_ACTION_A_MASK] ? U32(ab[DDF_ACTION_A_MASK]) :
+					  0xffffffffu;
+	ri->has_stats = !!tb[DDF_A_STATS];
+	ri->packets = U64(sb[DDF_STATS_A_PACKETS]);
+	ri->bytes_seen = U64(sb[DDF_STATS_A_BYTES]);
+	ri->duplicates = U64(sb[DDF_STATS_A_DUPLICATES]);
+	ri->dropped = U64(sb[DDF_STATS_A_DROPPED]);
+	ri->marked = U64(sb[DDF_STATS_A_MARKED]);
+	ri->unparsed = U64(sb[DDF_STATS_A_UNPARSED]);
+	ri->generation = U64(sb[DDF_STATS_A_GENERATION]);
+	ri->fill_ppm = U32(sb[DDF_STATS_A_FILL_PPM]);
+#undef U8
+#undef U16
+#undef U32
+#undef U64
+	return 0;
+}
 
-		fprintf(out, " action %s", action_name(t));
-		if (t == DDF_ACTION_MARK && ab[DDF_ACTION_A_MARK])
-			fprintf(out, " 0x%x/0x%x",
-				mnl_attr_get_u32(ab[DDF_ACTION_A_MARK]),
-				ab[DDF_ACTION_A_MASK] ?
-					mnl_attr_get_u32(ab[DDF_ACTION_A_MASK]) :
-					0xffffffffu);
+static void print_mark(FILE *out, const struct ddf_rule_spec *r)
+{
+	fprintf(out, " 0x%x", r->mark);
+	if (r->mask != 0xffffffffu)
+		fprintf(out, "/0x%x", r->mask);
+}
+
+/*
+ * The words of `rule add` that recreate r: every member spelled out, the
+ * filter as its resolved shape, so restoring never re-sizes it.
+ */
+void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
+{
+	const struct ddf_params *p = &r->filter.params;
+
+	fprintf(out, "rule add %s family %s hook %s priority %d", r->name,
+		family_name(r->family) ?: "?", hook_name(r->hook) ?: "?",
+		r->priority);
+	if (r->iif[0])
+		fprintf(out, " iif %s", r->iif);
+	if (r->oif[0])
+		fprintf(out, " oif %s", r->oif);
+	if (r->l4proto)
+		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
+	if (r->key.form == DDF_KEY_FIELDS) {
+		fputs(" key ", out);
+		print_mask(out, ddf_key_fields, r->key.fields);
+		if (r->key.fields & DDF_KF_PAYLOAD)
+			fprintf(out, " payload %u:%u", r->key.payload_off,
+				r->key.payload_len);
+	} else {
+		fputs(" key packet ignore ", out);
+		print_mask(out, ddf_key_ignores, r->key.ignore);
 	}
+	fprintf(out, " filter %s window %llu", ddf_kind_name(p->kind),
+		(unsigned long long)p->window);
+	if (p->window_ns) {
+		fputc('/', out);
+		print_duration(out, p->window_ns);
+	}
+	print_shape(out, p);
+	if (r->has_seed) {
+		fputs(" seed ", out);
+		for (int i = 0; i < DDF_SEED_LEN; i++)
+			fprintf(out, "%02x", r->seed[i]);
+	}
+	fprintf(out, " action %s", action_name(r->action) ?: "?");
+	if (r->action == DDF_ACTION_MARK)
+		print_mark(out, r);
 	fputc('\n', out);
+}
+
+static void print_stats_text(FILE *out, const struct ddf_rule_info *ri)
+{
+	fprintf(out, "%s: packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
+		ri->rule.name, (unsigned long long)ri->packets,
+		(unsigned long long)ri->bytes_seen,
+		(unsigned long long)ri->duplicates,
+		(unsigned long long)ri->dropped,
+		(unsigned long long)ri->marked,
+		(unsigned long long)ri->unparsed);
+	fprintf(out, "    filter generation %llu fill %.2f%%\n",
+		(unsigned long long)ri->generation, ri->fill_ppm / 1e4);
+}
+
+static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
+{
+	const struct ddf_rule_spec *r = &ri->rule;
+	const struct ddf_params *p = &r->filter.params;
+
+	fprintf(out, "%s: family %s hook %s priority %d", r->name,
+		family_name(r->family) ?: "?", hook_name(r->hook) ?: "?",
+		r->priority);
+	if (r->iif[0])
+		fprintf(out, " iif %s", r->iif);
+	if (r->oif[0])
+		fprintf(out, " oif %s", r->oif);
+	if (r->l4proto)
+		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
+	fputs("\n    key ", out);
+	if (r->key.form == DDF_KEY_FIELDS) {
+		print_mask(out, ddf_key_fields, r->key.fields);
+		if (r->key.fields & DDF_KF_PAYLOAD)
+			fprintf(out, " payload %u:%u", r->key.payload_off,
+				r->key.payload_len);
+	} else {
+		fputs("packet ignore ", out);
+		print_mask(out, ddf_key_ignores, r->key.ignore);
+	}
+	fprintf(out, " action %s", action_name(r->action) ?: "?");
+	if (r->action == DDF_ACTION_MARK)
+		print_mark(out, r);
+	fprintf(out, "\n    filter %s window %llu", ddf_kind_name(p->kind),
+		(unsigned long long)p->window);
+	if (p->window_ns) {
+		fputs(" per ", out);
+		print_duration(out, p->window_ns);
+	}
+	print_shape(out, p);
+	/* the analytic rate is the core's, from the shape the kernel holds */
+	fprintf(out, "\n    memory %llu bytes fp rate %.3g analytic\n",
+		(unsigned long long)ri->bytes,
+		p->kind ? ddf_fpr_analytic(p) : 0.0);
+}
+
+void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
+{
+	struct ddf_rule_info ri;
+	const void *attrs;
+	size_t len;
+
+	if (ddfctl_json) {
+		attrs = genl_attrs(nlh, &len);
+		print_attrs(out, &top_set, attrs, len, 0, true);
+		fputc('\n', out);
+		return;
+	}
+	if (decode_rule(nlh, &ri))
+		return;
+	if (stats)
+		print_stats_text(out, &ri);
+	else
+		print_show_text(out, &ri);
+}
+
+void print_rule_save(FILE *out, const struct nlmsghdr *nlh)
+{
+	struct ddf_rule_info ri;
+
+	if (!decode_rule(nlh, &ri))
+		print_rule_line(out, &ri.rule);
 }

@@ -21,6 +21,18 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 	const char *why = NULL;
 	const char *kind = ddf_kind_name(f->kind);
 
+	if (f->shape) {
+		/* a saved rule: its exact shape, not a new sizing */
+		f->params.kind = f->kind;
+		f->params.flags = req.flags;
+		f->params.window = f->window;
+		f->params.window_ns = f->window_ns;
+		if (ddf_params_resolve(&f->params, &why))
+			return ddfctl_err("shape: not a valid %s: %s", kind, why);
+		f->rep.bytes = ddf_filter_memsize(&f->params);
+		f->rep.fpr = ddf_fpr_analytic(&f->params);
+		return 0;
+	}
 	if (ddf_size(&req, &f->params, &f->rep, &why)) {
 		if (f->memory)
 			return ddfctl_err("memory: %llu bytes give no %s filter: %s",
