@@ -24,6 +24,14 @@ grep -q '^  rule add ' "$tmp/out" && grep -q '^  size ' "$tmp/out" && ok ||
 grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"
 
+# Test that size answers --help, and that the man page renders cleanly
+"$CTL" size --help | grep -q '^usage: ddfctl \[-j\] size ' && ok ||
+	bad "size --help"
+if command -v groff >/dev/null; then
+	[ -z "$(groff -man -Tutf8 -ww -z tools/ddfctl/ddfctl.8 2>&1)" ] && ok ||
+		bad "ddfctl.8 has groff warnings"
+fi
+
 # Test that ddfctl size gives ddfbench's numbers for the same request
 while read -r kind window how value; do
 	"$CTL" -j size filter "$kind" window "$window" "$how" "$value" \

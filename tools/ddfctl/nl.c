@@ -125,21 +125,52 @@ static int family_id_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* The kernel's own sentence (extended ack), shown beside its errno. */
+static char extack[256];
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	size_t off = sizeof(*e);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (!e->error)
+		return MNL_CB_STOP;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+		mnl_attr_for_each(attr, nlh, off)
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+			    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
+				snprintf(extack, sizeof(extack), "%s",
+					 mnl_attr_get_str(attr));
+	}
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
 static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
 		mnl_cb_t cb, void *data)
 {
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	uint32_t portid = mnl_socket_get_portid(nl), seq = nlh->nlmsg_seq;
 	ssize_t n;
 	int ret;
 
+	extack[0] = 0;
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	do {
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0)
 			return -errno;
-		ret = mnl_cb_run(buf, n, seq, portid, cb, data);
+		ret = mnl_cb_run2(buf, n, seq, portid, cb, data, ctl,
+				  NLMSG_MIN_TYPE);
 	} while (ret > 0);
 	return ret < 0 ? -errno : 0;
 }
@@ -201,11 +232,15 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct mnl_socket *nl;
 	uint16_t id;
-	int err;
+	int err, one;
 
 	nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl)
 		return ddfctl_err("netlink socket: %s", strerror(errno));
+	/* ask for the kernel's error sentences, without our request echoed */
+	one = 1;
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		err = errno;
 		mnl_socket_close(nl);
@@ -224,6 +259,9 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 	if (err == -EEXIST)
 		return ddfctl_err("%s: a rule named '%s' exists already",
 				  op_word(req->op), req->rule.name);
+	if (err && extack[0])
+		return ddfctl_err("%s: the kernel refused: %s (%s)",
+				  op_word(req->op), extack, strerror(-err));
 	if (err)
 		return ddfctl_err("%s: the kernel refused: %s", op_word(req->op),
 				  strerror(-err));

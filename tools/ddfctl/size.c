@@ -113,6 +113,13 @@ int cmd_size(int argc, char **argv)
 	struct ddf_filter_req f = { .kind = DDF_KIND_APBBF };
 	bool seen_fpr = false, seen_mem = false;
 
+	if (argc == 1 && !strcmp(argv[0], "--help")) {
+		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION [fpr P | memory SIZE]\n"
+		     "  the parameters 'rule add' would send, their memory, bits per\n"
+		     "  element and analytic false-positive rate (no kernel needed)\n"
+		     "defaults: filter apbbf fpr 1e-6");
+		return 0;
+	}
 	for (int i = 0; i < argc; i++) {
 		const char *kw = argv[i], *arg;
 
