@@ -169,6 +169,7 @@ static const struct ddf_command rule_cmds[] = {
 };
 
 static int cmd_rule(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
 
 static const struct ddf_command commands[] = {
 	{ "rule", "add|del|reset|flush ...", "create and delete rules",
@@ -180,6 +181,7 @@ static const struct ddf_command commands[] = {
 	  cmd_restore },
 	{ "size", "filter KIND window W (fpr P | memory SIZE)",
 	  "size a filter (no kernel needed)", cmd_size },
+	{ "help", "", "this list", cmd_help },
 	{ NULL },
 };
 
@@ -189,16 +191,22 @@ static void usage(FILE *out)
 	      "  -j  JSON output (show, stats, size)\n"
 	      "  -n  dry run: print the netlink request instead of sending it\n"
 	      "commands:\n", out);
-	for (const struct ddf_command *c = commands; c->name; c++)
-		if (strcmp(c->name, "rule"))
-			fprintf(out, "  %-11s %-44s %s\n", c->name, c->args,
-				c->help);
 	for (const struct ddf_command *c = rule_cmds; c->name; c++) {
 		char w[16];
 
 		snprintf(w, sizeof(w), "rule %s", c->name);
 		fprintf(out, "  %-11s %-44s %s\n", w, c->args, c->help);
 	}
+	for (const struct ddf_command *c = commands; c->name; c++)
+		if (strcmp(c->name, "rule"))
+			fprintf(out, "  %-11s %-44s %s\n", c->name, c->args,
+				c->help);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	usage(stdout);
+	return 0;
 }
 
 static int dispatch(const struct ddf_command *table, const char *what,

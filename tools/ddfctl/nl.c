@@ -17,6 +17,12 @@
 /* what a reply callback does with each rule message */
 enum reply_mode { R_NONE, R_SHOW, R_STATS, R_SAVE };
 
+struct reply_ctx {
+	enum reply_mode mode;
+	bool array; /* JSON of a dump: one array of rule objects */
+	unsigned int rules;
+};
+
 static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 {
 	const struct ddf_params *p = &r->filter.params;
@@ -203,12 +209,16 @@ static int resolve_family(struct mnl_socket *nl, uint16_t *id)
 
 static int reply_cb(const struct nlmsghdr *nlh, void *data)
 {
-	enum reply_mode m = *(enum reply_mode *)data;
+	struct reply_ctx *c = data;
 
-	if (m == R_SAVE)
+	if (c->mode == R_SAVE) {
 		print_rule_save(stdout, nlh);
-	else if (m != R_NONE)
-		print_rule_reply(stdout, nlh, m == R_STATS);
+	} else if (c->mode != R_NONE) {
+		if (c->array)
+			fputs(c->rules ? ", " : "[", stdout);
+		print_rule_reply(stdout, nlh, c->mode == R_STATS);
+	}
+	c->rules++;
 	return MNL_CB_OK;
 }
 
@@ -231,6 +241,11 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct mnl_socket *nl;
+	struct reply_ctx ctx = {
+		.mode = mode,
+		.array = ddfctl_json && !req->has_name &&
+			 (mode == R_SHOW || mode == R_STATS),
+	};
 	uint16_t id;
 	int err, one;
 
@@ -251,8 +266,10 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 		return -1;
 	}
 	nlh->nlmsg_type = id;
-	err = talk(nl, nlh, reply_cb, &mode);
+	err = talk(nl, nlh, reply_cb, &ctx);
 	mnl_socket_close(nl);
+	if (!err && ctx.array)
+		puts(ctx.rules ? "]" : "[]");
 	if (err == -ENOENT && req->rule.name[0])
 		return ddfctl_err("%s: no rule named '%s'", op_word(req->op),
 				  req->rule.name);

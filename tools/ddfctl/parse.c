@@ -433,7 +433,11 @@ static int parse_payload(const char *s, struct ddf_key_spec *k)
 	char buf[32], *colon;
 	uint32_t off, len;
 
-	if (strlen(s) >= sizeof(buf) || !(colon = strchr(strcpy(buf, s), ':')))
+	if (strlen(s) >= sizeof(buf))
+		return ddfctl_err("payload: '%s' is not OFFSET:LENGTH", s);
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
 		return ddfctl_err("payload: '%s' is not OFFSET:LENGTH", s);
 	*colon = 0;
 	if (parse_u32(buf, &off) || parse_u32(colon + 1, &len))

@@ -105,7 +105,7 @@ static const struct adesc top_attrs[] = {
 
 static const struct aset top_set = { top_attrs, DDF_A_MAX };
 
-static const char *cmd_names[] = {
+static const char *const cmd_names[] = {
 	[DDF_CMD_NEW] = "DDF_CMD_NEW",	   [DDF_CMD_DEL] = "DDF_CMD_DEL",
 	[DDF_CMD_GET] = "DDF_CMD_GET",	   [DDF_CMD_RESET] = "DDF_CMD_RESET",
 	[DDF_CMD_FLUSH] = "DDF_CMD_FLUSH",
@@ -470,7 +470,9 @@ void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
 	if (ddfctl_json) {
 		attrs = genl_attrs(nlh, &len);
 		print_attrs(out, &top_set, attrs, len, 0, true);
-		fputc('\n', out);
+		/* a dump's rules are items of one array, closed by the caller */
+		if (!(nlh->nlmsg_flags & NLM_F_MULTI))
+			fputc('\n', out);
 		return;
 	}
 	if (decode_rule(nlh, &ri))
