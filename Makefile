@@ -28,6 +28,7 @@ help:
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
+	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 
