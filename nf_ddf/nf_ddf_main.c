@@ -2,8 +2,11 @@
 /*
  * nf_ddf: de-duplicate packets in netfilter.
  *
- * For now the module registers one pass-through hook per network namespace
- * and family, and checks that the filter core is linked in.
+ * The configuration half: named rules per network namespace (the table in
+ * nf_ddf_rule.c), set up over the generic netlink family "ddf"
+ * (nf_ddf_netlink.c). There is no packet path yet: a rule's hook is stored
+ * and reported, not registered. The module still registers one pass-through
+ * hook per network namespace and family, which tests/netns.sh checks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,8 +16,18 @@
 #include <linux/netfilter_ipv6.h>
 #include <net/net_namespace.h>
 
-#include "ddf_filter.h"
+#include "nf_ddf.h"
 #include "ddf_registry.h"
+
+unsigned int nf_ddf_net_id __read_mostly;
+
+unsigned long nf_ddf_max_rule_bytes __read_mostly = 256ul << 20;
+module_param_named(max_rule_bytes, nf_ddf_max_rule_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_rule_bytes, "most filter memory of one rule, bytes");
+
+unsigned long nf_ddf_max_net_bytes __read_mostly = 1024ul << 20;
+module_param_named(max_net_bytes, nf_ddf_max_net_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_net_bytes, "most filter memory of a namespace's rules, bytes");
 
 static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
@@ -39,17 +52,21 @@ static const struct nf_hook_ops nf_ddf_ops[] = {
 
 static int __net_init nf_ddf_net_init(struct net *net)
 {
+	nf_ddf_net_table_init(nf_ddf_pernet(net));
 	return nf_register_net_hooks(net, nf_ddf_ops, ARRAY_SIZE(nf_ddf_ops));
 }
 
 static void __net_exit nf_ddf_net_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, nf_ddf_ops, ARRAY_SIZE(nf_ddf_ops));
+	nf_ddf_net_table_exit(nf_ddf_pernet(net));
 }
 
 static struct pernet_operations nf_ddf_net_ops = {
 	.init = nf_ddf_net_init,
 	.exit = nf_ddf_net_exit,
+	.id = &nf_ddf_net_id,
+	.size = sizeof(struct nf_ddf_net),
 };
 
 static int __init nf_ddf_init(void)
@@ -67,16 +84,25 @@ static int __init nf_ddf_init(void)
 	if (ret)
 		goto err_pernet;
 
+	ret = nf_ddf_genl_register();
+	if (ret)
+		goto err_genl;
+
 	pr_info("loaded, default filter %s\n", type->name);
 	return 0;
 
+err_genl:
+	unregister_pernet_subsys(&nf_ddf_net_ops);
+	rcu_barrier(); /* rules freed by call_rcu() */
 err_pernet:
 	return ret;
 }
 
 static void __exit nf_ddf_exit(void)
 {
+	nf_ddf_genl_unregister();
 	unregister_pernet_subsys(&nf_ddf_net_ops);
+	rcu_barrier(); /* rules freed by call_rcu() */
 	pr_info("unloaded\n");
 }
 

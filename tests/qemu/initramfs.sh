@@ -83,6 +83,12 @@ base() {
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "root:x:0:" >"$root/etc/group"
 
+	# ddfctl, the rule tool the integration scripts drive (make builds it).
+	[ -x "$DDF_ROOT/build/ddfctl" ] ||
+		die "initramfs: build/ddfctl is missing (run make first)"
+	copy_bin "$root" "$DDF_ROOT/build/ddfctl"
+	cp "$DDF_ROOT/build/ddfctl" "$root/usr/bin/ddfctl"
+
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"
 	# The integration scripts: tests/netns.sh and tests/netns/*.sh.
