@@ -154,8 +154,13 @@ absent n1 more
 n1 ddfctl rule del small
 passed "missing rules and oversized filters refused"
 
-# Test that flush empties the namespace's table.
+# Test that flush empties the namespace's table, and that a dump (show and
+# save without a name) lists every rule first.
 for r in a b c; do n1 ddfctl rule add "$r" window 1000; done
+to=
+command -v timeout >/dev/null && to="timeout 20"
+expect_eq "$(n1 $to ddfctl save | grep -c '^rule add ')" 3 "rules saved"
+expect_eq "$(n1 $to ddfctl show | grep -c '^[abc]: ')" 3 "rules shown"
 n1 ddfctl rule flush
 for r in a b c; do absent n1 "$r"; done
 n1 ddfctl rule add a window 1000

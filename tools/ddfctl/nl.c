@@ -159,10 +159,19 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* A dump ends with NLMSG_DONE and no ack: stop there. */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
 static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
 		mnl_cb_t cb, void *data)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+	};
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	uint32_t portid = mnl_socket_get_portid(nl), seq = nlh->nlmsg_seq;
 	ssize_t n;
