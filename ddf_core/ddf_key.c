@@ -27,8 +27,10 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 	uint32_t fields = spec->fields, ignore = spec->ignore;
 	uint32_t v4hdr = DDF_KI_TTL | DDF_KI_DSCP | DDF_KI_ECN | DDF_KI_IPID;
 
-	if (spec->reserved)
-		w = "reserved bits of the key spec must be zero";
+	if (spec->match & ~__DDF_KM_ALL)
+		w = "unknown match bits of the key spec";
+	else if (spec->l4proto && !(spec->match & DDF_KM_L4PROTO))
+		w = "a protocol needs the protocol match bit";
 	else if (spec->family != 0 && spec->family != 4 && spec->family != 6)
 		w = "family must be 4, 6 or 0 (both)";
 	else if (spec->form >= __DDF_KEY_FORM_MAX)
@@ -601,6 +603,9 @@ int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
 	ret = ddf_key_parse(&p, l3len, spec->family);
 	if (p.failed)
 		ret = DDF_KEY_MALFORMED;
+	if (ret == DDF_KEY_HASHED && (spec->match & DDF_KM_L4PROTO) &&
+	    (!(p.ki.flags & DDF_KEY_F_L4) || p.ki.proto != spec->l4proto))
+		ret = DDF_KEY_SKIPPED;
 	if (ret != DDF_KEY_HASHED)
 		goto out;
 

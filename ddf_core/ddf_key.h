@@ -19,7 +19,8 @@
  * DDF_KEY_OTHER_FAMILY (the spec is for the other family), or
  * DDF_KEY_MALFORMED (the IP header itself is unusable: shorter than its
  * fixed part, IHL below 5, header longer than the packet or than its total
- * length, or the reader failed inside the packet). Everything beyond the IP
+ * length, or the reader failed inside the packet), DDF_KEY_SKIPPED (the
+ * spec's protocol selector, spec.match, does not take it). Everything beyond the IP
  * header is parsed as far as it goes: a cut or inconsistent extension or L4
  * header makes fields absent (and sets flags in ddf_key_info), never an
  * error.
@@ -145,8 +146,19 @@ struct ddf_key_spec {
 	uint16_t payload_len; /* 1..4096 - payload_off */
 	uint8_t family; /* 4, 6, or 0 for both */
 	uint8_t form; /* enum ddf_key_form */
-	uint16_t reserved; /* zero */
+	uint8_t l4proto; /* with DDF_KM_L4PROTO: only this protocol */
+	uint8_t match; /* DDF_KM_*: which packets the spec takes */
 };
+
+/*
+ * spec.match: a packet the spec does not take gives DDF_KEY_SKIPPED, found
+ * in the parse, before a byte is hashed. DDF_KM_L4PROTO takes the packets
+ * whose walk reached l4proto (ddf_key_info.proto with DDF_KEY_F_L4; a
+ * non-first fragment has its protocol), so a rule for one protocol costs
+ * other traffic only the header walk.
+ */
+#define DDF_KM_L4PROTO 0x01u
+#define __DDF_KM_ALL 0x01u
 
 /* key packet, both families, ignore ttl and the IPv4 header checksum */
 static inline void ddf_key_spec_default(struct ddf_key_spec *spec)
@@ -199,6 +211,7 @@ enum ddf_key_result {
 	DDF_KEY_NOT_IP, /* no IPv4 or IPv6 header: no hash */
 	DDF_KEY_OTHER_FAMILY, /* the spec is for the other family: no hash */
 	DDF_KEY_MALFORMED, /* the IP header is unusable: no hash */
+	DDF_KEY_SKIPPED, /* spec.match does not take the packet: no hash */
 };
 
 /* info.flags */

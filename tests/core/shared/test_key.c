@@ -627,7 +627,8 @@ struct tk_bad {
 /* clang-format off */
 /* Members left zero keep the default; form 1 means the field form. */
 static const struct tk_bad tk_bad_specs[] = {
-	{ "reserved set", { .reserved = 1 }, DDF_EINVAL },
+	{ "unknown match bit", { .match = 2 }, DDF_EINVAL },
+	{ "protocol without its match bit", { .l4proto = 17 }, DDF_EINVAL },
 	{ "family 5", { .family = 5 }, DDF_EINVAL },
 	{ "form 2", { .form = 2 }, DDF_EINVAL },
 	{ "unknown field bit", { .form = 1, .fields = 1u << 10 }, DDF_EINVAL },
@@ -666,7 +667,8 @@ DDF_TEST(ddf_key_bad_specs)
 		int err;
 
 		ddf_key_spec_default(&s);
-		s.reserved = c->s.reserved;
+		s.match = c->s.match;
+		s.l4proto = c->s.l4proto;
 		s.family = c->s.family;
 		s.form = c->s.form;
 		s.fields = c->s.fields;
@@ -1338,6 +1340,57 @@ DDF_TEST(ddf_key_every_cut)
 }
 
 /* clang-format off */
+/* The protocol selector skips other protocols before hashing. */
+DDF_TEST(ddf_key_l4proto_match)
+{
+	uint8_t *p = ddf_test_alloc(t, TK_CAP);
+	struct tk_pkt udp = V4(TK_UDP), tcp = V6(TK_TCP);
+	struct tk_pkt later = V4(TK_UDP);
+	struct ddf_key_spec s;
+	struct ddf_key_info ki;
+	struct ddf_hash h1, h2;
+	struct tk_out o;
+	uint32_t len;
+
+	DDF_ASSERT(t, p);
+	ddf_key_spec_default(&s);
+	s.match = DDF_KM_L4PROTO;
+	s.l4proto = TK_UDP;
+	DDF_EXPECT_EQ(t, ddf_key_spec_validate(&s, NULL), 0);
+	len = tk_build(p, &udp, &o);
+	tk_hashed(t, &s, p, len, &h1, &ki, "udp on udp");
+	/* the selector is not part of the key */
+	s.match = 0;
+	s.l4proto = 0;
+	tk_hashed(t, &s, p, len, &h2, &ki, "udp, no selector");
+	DDF_EXPECT(t, h1.h1 == h2.h1 && h1.h2 == h2.h2);
+	s.match = DDF_KM_L4PROTO;
+	s.l4proto = TK_TCP;
+	DDF_EXPECT_EQ(t, tk_hash(t, &s, p, len, &h1, &ki, "udp on tcp"),
+		      DDF_KEY_SKIPPED);
+	DDF_EXPECT_EQ(t, ki.proto, TK_UDP);
+	len = tk_build(p, &tcp, &o);
+	DDF_EXPECT_EQ(t, tk_hash(t, &s, p, len, &h1, &ki, "v6 tcp on tcp"),
+		      DDF_KEY_HASHED);
+	/* a non-first fragment has its protocol, not its header */
+	later.frag_off = 8;
+	later.paylen = 40;
+	len = tk_build(p, &later, &o);
+	DDF_EXPECT_EQ(t, tk_hash(t, &s, p, len, &h1, &ki, "later on tcp"),
+		      DDF_KEY_SKIPPED);
+	s.l4proto = TK_UDP;
+	DDF_EXPECT_EQ(t, tk_hash(t, &s, p, len, &h1, &ki, "later on udp"),
+		      DDF_KEY_HASHED);
+	DDF_EXPECT(t, ki.flags & DDF_KEY_F_LATER);
+	/* a header walk cut short reaches no protocol */
+	tcp.nexts = 1;
+	tcp.next[0] = 60;
+	len = tk_build(p, &tcp, &o);
+	DDF_EXPECT_EQ(t, tk_hash(t, &s, p, 44, &h1, &ki, "cut walk"),
+		      DDF_KEY_SKIPPED);
+	DDF_EXPECT(t, !(ki.flags & DDF_KEY_F_L4));
+}
+
 static ddf_case_t ddf_key_cases[] = {
 	DDF_CASE(ddf_key_spec_defaults),
 	DDF_CASE(ddf_key_bad_specs),
@@ -1349,6 +1402,7 @@ static ddf_case_t ddf_key_cases[] = {
 	DDF_CASE(ddf_key_truncated),
 	DDF_CASE(ddf_key_lengths),
 	DDF_CASE(ddf_key_families),
+	DDF_CASE(ddf_key_l4proto_match),
 	DDF_CASE(ddf_key_every_cut),
 	DDF_CASES_END
 };
