@@ -20,6 +20,8 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 "$CTL" --help >"$tmp/out"
 grep -q '^  rule add ' "$tmp/out" && grep -q '^  size ' "$tmp/out" && ok ||
 	bad "--help lists the commands"
+grep -q '^  rule reset  NAME \[filter\] ' "$tmp/out" && ok ||
+	bad "--help shows reset's filter word"
 "$CTL" rule add --help >"$tmp/out"
 grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"
@@ -135,6 +137,9 @@ shape: given with fpr|-n rule add r window 100 shape k=6 fpr 1e-3
 'frobnicate'|frobnicate
 '-x'|-x show
 'r2'|-n rule del r1 r2
+'everything'|-n rule reset r1 everything
+'now'|-n rule reset r1 filter now
+rule reset: needs a NAME|-n rule reset
 'extra'|-n show r extra
 'bloom'|size filter bloom window 100
 '3 parsecs'|size window '3 parsecs'
@@ -206,7 +211,12 @@ grep -qxF "    DDF_FILTER_A_M $m" "$tmp/out" && ok ||
 # Test that del, reset, flush, show and stats build their requests
 "$CTL" -n rule del web | head -2 | tr '\n' ' ' | grep -qF 'DDF_CMD_DEL   DDF_A_NAME "web"' &&
 	ok || bad "rule del request"
-"$CTL" -n rule reset web | grep -qx 'DDF_CMD_RESET' && ok || bad "reset"
+printf 'DDF_CMD_RESET\n  DDF_A_NAME "web"\n' >"$tmp/want"
+"$CTL" -n rule reset web | diff -u "$tmp/want" - && ok ||
+	bad "reset sends no flags: only the counters are zeroed"
+printf '  DDF_A_RESET_FLAGS 1 (filter)\n' >>"$tmp/want"
+"$CTL" -n rule reset web filter | diff -u "$tmp/want" - && ok ||
+	bad "reset NAME filter empties the filter too"
 [ "$("$CTL" -n rule flush)" = "DDF_CMD_FLUSH" ] && ok || bad "flush"
 [ "$("$CTL" -n show)" = "DDF_CMD_GET dump" ] && ok || bad "show all"
 "$CTL" -n -j stats web | head -1 | grep -qx 'DDF_CMD_GET' && ok ||

@@ -57,14 +57,12 @@ static int rule_add(int argc, char **argv)
 	return ddfctl_run(&req);
 }
 
-/* rule del NAME, rule reset NAME: exactly one name */
-static int rule_named(enum ddfctl_op op, const char *word, int argc,
-		      char **argv)
+static int rule_del(int argc, char **argv)
 {
-	struct ddf_cmd_req req = { .op = op };
+	struct ddf_cmd_req req = { .op = OP_RULE_DEL };
 
 	if (argc != 1)
-		return ddfctl_err("rule %s: needs exactly one NAME%s%s%s", word,
+		return ddfctl_err("rule del: needs exactly one NAME%s%s%s",
 				  argc > 1 ? ", not '" : "",
 				  argc > 1 ? argv[1] : "", argc > 1 ? "'" : "");
 	if (parse_name(argv[0], req.rule.name))
@@ -72,14 +70,25 @@ static int rule_named(enum ddfctl_op op, const char *word, int argc,
 	return ddfctl_run(&req);
 }
 
-static int rule_del(int argc, char **argv)
-{
-	return rule_named(OP_RULE_DEL, "del", argc, argv);
-}
-
+/* rule reset NAME [filter]: the counters, and with filter the filter too */
 static int rule_reset(int argc, char **argv)
 {
-	return rule_named(OP_RULE_RESET, "reset", argc, argv);
+	struct ddf_cmd_req req = { .op = OP_RULE_RESET };
+
+	if (!argc)
+		return ddfctl_err("rule reset: needs a NAME");
+	if (parse_name(argv[0], req.rule.name))
+		return -1;
+	if (argc >= 2) {
+		if (strcmp(argv[1], "filter"))
+			return ddfctl_err("rule reset: '%s' is not expected after the NAME (only 'filter', to empty the filter too)",
+					  argv[1]);
+		req.reset_flags = DDF_RESET_F_FILTER;
+	}
+	if (argc >= 3)
+		return ddfctl_err("rule reset: '%s' is not expected after 'filter'",
+				  argv[2]);
+	return ddfctl_run(&req);
 }
 
 static int rule_flush(int argc, char **argv)
@@ -163,7 +172,8 @@ static int cmd_restore(int argc, char **argv)
 static const struct ddf_command rule_cmds[] = {
 	{ "add", "NAME [options]", "create a rule (rule add --help)", rule_add },
 	{ "del", "NAME", "delete a rule", rule_del },
-	{ "reset", "NAME", "zero a rule's counters", rule_reset },
+	{ "reset", "NAME [filter]", "zero a rule's counters (filter: empty its filter too)",
+	  rule_reset },
 	{ "flush", "", "delete every rule", rule_flush },
 	{ NULL },
 };

@@ -64,6 +64,7 @@ struct ddf_cmd_req {
 	enum ddfctl_op op;
 	struct ddf_rule_spec rule;
 	bool has_name; /* show, stats: one rule */
+	uint32_t reset_flags; /* rule reset: DDF_RESET_F_* */
 };
 
 /* global options */

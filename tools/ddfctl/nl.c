@@ -315,6 +315,10 @@ struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf)
 	case OP_RULE_RESET:
 		nlh = put_header(buf, type, DDF_CMD_RESET, NLM_F_ACK, seq);
 		mnl_attr_put_strz(nlh, DDF_A_NAME, req->rule.name);
+		/* absent, the kernel zeroes the counters only */
+		if (req->reset_flags)
+			mnl_attr_put_u32(nlh, DDF_A_RESET_FLAGS,
+					 req->reset_flags);
 		break;
 	case OP_RULE_FLUSH:
 		nlh = put_header(buf, type, DDF_CMD_FLUSH, NLM_F_ACK, seq);

@@ -111,6 +111,10 @@ static const char *const cmd_names[] = {
 	[DDF_CMD_FLUSH] = "DDF_CMD_FLUSH",
 };
 
+static const struct ddf_word reset_flags[] = {
+	{ "filter", DDF_RESET_F_FILTER }, { NULL, 0 },
+};
+
 static void print_mask(FILE *out, const struct ddf_word *t, uint32_t v)
 {
 	bool first = true;
@@ -152,6 +156,10 @@ static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
 	} else if (set == &key_set && t == DDF_KEY_A_IGNORE) {
 		fputs(" (", out);
 		print_mask(out, ddf_key_ignores, (uint32_t)v);
+		fputc(')', out);
+	} else if (set == &top_set && t == DDF_A_RESET_FLAGS) {
+		fputs(" (", out);
+		print_mask(out, reset_flags, (uint32_t)v);
 		fputc(')', out);
 	} else if (set == &filter_set && t == DDF_FILTER_A_WINDOW_NS) {
 		fputs(" (", out);
