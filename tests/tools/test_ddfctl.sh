@@ -116,6 +116,8 @@ payload|-n rule add r window 100 payload 0:64
 '12ab'|-n rule add r window 100 seed 12ab
 '0123456789abcdef0123456789abcdeg'|-n rule add r window 100 seed 0123456789abcdef0123456789abcdeg
 'bloom'|-n rule add r window 100 filter bloom
+'sha1'|-n rule add r window 100 hash sha1
+hash: needs an argument|-n rule add r window 100 hash
 'none'|-n rule add r window 100 hook none
 'sideways'|-n rule add r window 100 hook sideways
 'ip7'|-n rule add r window 100 family ip7
@@ -194,6 +196,14 @@ for want in '  DDF_A_FAMILY 2 (ip)' '  DDF_A_HOOK 2 (forward)' \
 done
 grep -q 'DDF_KEY_A_IGNORE' "$tmp/out" && bad "a field key sends no ignore" ||
 	ok
+
+# Test that hash siphash24 travels as DDF_FILTER_A_HASH, and that the
+# default (SipHash-1-3) is left to the kernel
+"$CTL" -n rule add h window 1000 hash siphash24 >"$tmp/out"
+grep -qxF '    DDF_FILTER_A_HASH 1 (siphash24)' "$tmp/out" && ok ||
+	bad "hash siphash24 request: $(cat "$tmp/out")"
+"$CTL" -n rule add h window 1000 hash siphash13 >"$tmp/out"
+grep -q DDF_FILTER_A_HASH "$tmp/out" && bad "the default hash is sent" || ok
 
 # Test that a time window travels as WINDOW_NS beside its packet count
 "$CTL" -n rule add t window 100k/1s action count >"$tmp/out"

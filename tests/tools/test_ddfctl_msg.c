@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 
 #include "ddfctl.h"
 
@@ -81,6 +82,136 @@ static void test_roundtrip(const char *cmdline)
 	free(text);
 }
 
+/*
+ * A GET reply for cmdline's rule, as the kernel writes one: the request's
+ * attributes, and in the filter nest the hash (always) and the bytes held.
+ */
+static struct nlmsghdr *reply(const char *cmdline, uint64_t bytes, char *buf)
+{
+	static char req[8192];
+	struct nlmsghdr *rq = build(cmdline, req), *nlh;
+	const struct nlattr *a, *b;
+	struct ddf_rule_info ri;
+	struct nlattr *n;
+
+	if (!rq || decode_rule(rq, &ri))
+		return NULL;
+	nlh = mnl_nlmsg_put_header(buf);
+	*nlh = *rq;
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
+	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
+	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
+	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != DDF_A_FILTER) {
+			mnl_attr_put(nlh, mnl_attr_get_type(a),
+				     mnl_attr_get_payload_len(a),
+				     mnl_attr_get_payload(a));
+			continue;
+		}
+		n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
+		mnl_attr_for_each_nested(b, a)
+			if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
+				mnl_attr_put(nlh, mnl_attr_get_type(b),
+					     mnl_attr_get_payload_len(b),
+					     mnl_attr_get_payload(b));
+		mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH, ri.rule.hash_alg);
+		mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, bytes);
+		mnl_attr_nest_end(nlh, n);
+	}
+	return nlh;
+}
+
+/* What show prints of a reply for cmdline's rule (free it) */
+static char *show(const char *cmdline, bool json)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh = reply(cmdline, 4096, buf);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!nlh)
+		return NULL;
+	ddfctl_json = json;
+	f = open_memstream(&text, &len);
+	print_rule_reply(f, nlh, false);
+	fclose(f);
+	ddfctl_json = false;
+	return text;
+}
+
+/* Test that show names what is not the default, and only that */
+static void test_show_words(void)
+{
+	static const struct {
+		const char *cmdline, *has, *lacks;
+		bool json;
+	} t[] = {
+		{ "h window 1000 hash siphash24", " hash siphash24\n", NULL, false },
+		{ "h window 1000", NULL, " hash ", false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *text = show(t[i].cmdline, t[i].json);
+
+		CHECK(text, "'%s' shows", t[i].cmdline);
+		if (!text)
+			continue;
+		if (t[i].has)
+			CHECK(strstr(text, t[i].has), "show '%s': '%s' lacks '%s'",
+			      t[i].cmdline, text, t[i].has);
+		if (t[i].lacks)
+			CHECK(!strstr(text, t[i].lacks), "show '%s': '%s' has '%s'",
+			      t[i].cmdline, text, t[i].lacks);
+		free(text);
+	}
+}
+
+/* The saved line of cmdline's rule, or NULL (free it) */
+static char *saved_line(const char *cmdline)
+{
+	static char a[8192];
+	struct nlmsghdr *nlh = build(cmdline, a);
+	struct ddf_rule_info ri;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!nlh || decode_rule(nlh, &ri))
+		return NULL;
+	f = open_memstream(&text, &len);
+	print_rule_line(f, &ri.rule);
+	fclose(f);
+	return text;
+}
+
+/* Test that save writes a word when it is not the default, and only then */
+static void test_saved_words(void)
+{
+	static const struct {
+		const char *cmdline, *has, *lacks;
+	} t[] = {
+		{ "h window 1000 hash siphash24", " hash siphash24 ", NULL },
+		{ "h window 1000 hash siphash13", NULL, " hash " },
+		{ "h window 1000", NULL, " hash " },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *text = saved_line(t[i].cmdline);
+
+		CHECK(text, "'%s' saves", t[i].cmdline);
+		if (!text)
+			continue;
+		if (t[i].has)
+			CHECK(strstr(text, t[i].has), "'%s' saves '%s' without '%s'",
+			      t[i].cmdline, text, t[i].has);
+		if (t[i].lacks)
+			CHECK(!strstr(text, t[i].lacks), "'%s' saves '%s' with '%s'",
+			      t[i].cmdline, text, t[i].lacks);
+		free(text);
+	}
+}
+
 /* Test that show and stats print what a reply carries */
 static void test_show_stats(void)
 {
@@ -140,10 +271,13 @@ int main(void)
 		"d filter sqf window 1000",
 		"e filter exact window 4096 action mark 0x4/0xc",
 		"f family ip6 ignore none filter apbf window 100k/1h fpr 1e-2",
+		"g filter qqhtd window 10k hash siphash24 seed 000102030405060708090a0b0c0d0e0f",
 	};
 
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		test_roundtrip(rules[i]);
+	test_saved_words();
+	test_show_words();
 	test_show_stats();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -25,7 +25,7 @@ static const char rule_add_help[] =
 	"                        [key packet | key FIELD[,FIELD...]] [payload OFF:LEN]\n"
 	"                        [ignore FIELD[,...]|none] [filter KIND]\n"
 	"                        window N|N/DURATION [fpr P | memory SIZE | shape S]\n"
-	"                        [seed HEX]\n"
+	"                        [seed HEX] [hash siphash13|siphash24]\n"
 	"                        [action drop|count|mark VALUE[/MASK]]\n"
 	"  NAME      1 to 31 bytes\n"
 	"  HOOK      prerouting input forward output postrouting, or none\n"
@@ -41,8 +41,11 @@ static const char rule_add_help[] =
 	"            writes them): k l m block_bits block_hashes fp_bits\n"
 	"            cell_bits decrements inner_kind subfilters p_star\n"
 	"  seed      32 hex digits, the SipHash key (random when absent)\n"
+	"  hash      the keyed hash of the key bytes: SipHash-1-3 (default)\n"
+	"            or SipHash-2-4\n"
 	"defaults: family inet hook prerouting priority 0 key packet\n"
-	"          ignore ttl,ipv4csum filter apbbf fpr 1e-6 action drop\n";
+	"          ignore ttl,ipv4csum filter apbbf fpr 1e-6 hash siphash13\n"
+	"          action drop\n";
 
 static int rule_add(int argc, char **argv)
 {

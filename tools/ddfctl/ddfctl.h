@@ -56,6 +56,7 @@ struct ddf_rule_spec {
 	struct ddf_filter_req filter;
 	bool has_seed;
 	uint8_t seed[DDF_SEED_LEN];
+	uint8_t hash_alg; /* enum ddf_hash_alg */
 	uint8_t action; /* enum ddf_action */
 	uint32_t mark, mask;
 };
@@ -115,6 +116,7 @@ const char *family_name(uint8_t family);
 const char *hook_name(uint8_t hook);
 const char *proto_name(uint8_t proto);
 const char *action_name(uint8_t action);
+const char *hash_name(uint8_t hash_alg);
 
 /* the word tables, shared by the parser and the printers */
 struct ddf_word {

@@ -58,6 +58,9 @@ static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 		mnl_attr_put_u32(nlh, DDF_FILTER_A_P_STAR, p->p_star);
 	if (r->has_seed)
 		mnl_attr_put(nlh, DDF_FILTER_A_SEED, DDF_SEED_LEN, r->seed);
+	/* absent: the kernel's default, SipHash-1-3 */
+	if (r->hash_alg != DDF_HASH_ALG_SIPHASH13)
+		mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH, r->hash_alg);
 	mnl_attr_nest_end(nlh, n);
 }
 

@@ -70,6 +70,12 @@ static const struct ddf_word actions[] = {
 	{ "mark", DDF_ACTION_MARK }, { NULL, 0 },
 };
 
+static const struct ddf_word hashes[] = {
+	{ "siphash13", DDF_HASH_ALG_SIPHASH13 },
+	{ "siphash24", DDF_HASH_ALG_SIPHASH24 },
+	{ NULL, 0 },
+};
+
 const char *word_name(const struct ddf_word *t, uint32_t v)
 {
 	for (; t->name; t++)
@@ -106,6 +112,11 @@ const char *proto_name(uint8_t p)
 const char *action_name(uint8_t a)
 {
 	return word_name(actions, a);
+}
+
+const char *hash_name(uint8_t h)
+{
+	return word_name(hashes, h);
 }
 
 /* Names travel as NUL-terminated strings and appear in `save` lines. */
@@ -667,6 +678,12 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 			if (parse_shape(arg, &r->filter.params))
 				return -1;
 			r->filter.shape = seen_shape = true;
+		} else if (!strcmp(kw, "hash")) {
+			NEXT_ARG(kw);
+			if (word_value(hashes, arg, &v))
+				return ddfctl_err("hash: '%s' is not siphash13 or siphash24",
+						  arg);
+			r->hash_alg = (uint8_t)v;
 		} else if (!strcmp(kw, "seed")) {
 			NEXT_ARG(kw);
 			if (parse_seed(arg, r->seed))

@@ -143,6 +143,8 @@ static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
 	else if (set == &filter_set &&
 		 (t == DDF_FILTER_A_KIND || t == DDF_FILTER_A_INNER_KIND))
 		s = ddf_kind_name((uint32_t)v);
+	else if (set == &filter_set && t == DDF_FILTER_A_HASH)
+		s = hash_name((uint8_t)v);
 	else if (set == &action_set && t == DDF_ACTION_A_TYPE)
 		s = action_name((uint8_t)v);
 	else if (set == &key_set && t == DDF_KEY_A_FORM)
@@ -343,6 +345,7 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 		       DDF_SEED_LEN);
 		r->has_seed = true;
 	}
+	r->hash_alg = U8(fb[DDF_FILTER_A_HASH]);
 	ri->bytes = U64(fb[DDF_FILTER_A_BYTES]);
 	r->action = U8(ab[DDF_ACTION_A_TYPE]);
 	r->mark = U32(ab[DDF_ACTION_A_MARK]);
@@ -369,6 +372,19 @@ static void print_mark(FILE *out, const struct ddf_rule_spec *r)
 	fprintf(out, " 0x%x", r->mark);
 	if (r->mask != 0xffffffffu)
 		fprintf(out, "/0x%x", r->mask);
+}
+
+/* " hash NAME" when not the default: the default is left unsaid */
+static void print_hash(FILE *out, const struct ddf_rule_spec *r)
+{
+	const char *name = hash_name(r->hash_alg);
+
+	if (r->hash_alg == DDF_HASH_ALG_SIPHASH13)
+		return;
+	if (name)
+		fprintf(out, " hash %s", name);
+	else
+		fprintf(out, " hash %u", r->hash_alg);
 }
 
 /*
@@ -405,6 +421,7 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 		print_duration(out, p->window_ns);
 	}
 	print_shape(out, p);
+	print_hash(out, r);
 	if (r->has_seed) {
 		fputs(" seed ", out);
 		for (int i = 0; i < DDF_SEED_LEN; i++)
@@ -463,6 +480,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 		print_duration(out, p->window_ns);
 	}
 	print_shape(out, p);
+	print_hash(out, r);
 	/* the analytic rate is the core's, from the shape the kernel holds */
 	fprintf(out, "\n    memory %llu bytes fp rate %.3g analytic\n",
 		(unsigned long long)ri->bytes,
