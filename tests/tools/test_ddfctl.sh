@@ -117,6 +117,12 @@ payload|-n rule add r window 100 payload 0:64
 '0123456789abcdef0123456789abcdeg'|-n rule add r window 100 seed 0123456789abcdef0123456789abcdeg
 'bloom'|-n rule add r window 100 filter bloom
 'sha1'|-n rule add r window 100 hash sha1
+'0'|-n rule add r window 100 max-bytes 0
+'65536'|-n rule add r window 100 max-bytes 65536
+'lots'|-n rule add r window 100 max-bytes lots
+'-1'|-n rule add r window 100 max-bytes -1
+max-bytes: '64'|-n rule add r window 100 key saddr,daddr max-bytes 64
+max-bytes: '64'|-n rule add r window 100 max-bytes 64 key saddr
 hash: needs an argument|-n rule add r window 100 hash
 'none'|-n rule add r window 100 hook none
 'sideways'|-n rule add r window 100 hook sideways
@@ -204,6 +210,14 @@ grep -qxF '    DDF_FILTER_A_HASH 1 (siphash24)' "$tmp/out" && ok ||
 	bad "hash siphash24 request: $(cat "$tmp/out")"
 "$CTL" -n rule add h window 1000 hash siphash13 >"$tmp/out"
 grep -q DDF_FILTER_A_HASH "$tmp/out" && bad "the default hash is sent" || ok
+
+# Test that max-bytes travels as DDF_KEY_A_MAX_BYTES of key packet
+"$CTL" -n rule add mb window 1000 max-bytes 128 >"$tmp/out"
+grep -qxF '    DDF_KEY_A_MAX_BYTES 128' "$tmp/out" && ok ||
+	bad "max-bytes 128 request: $(cat "$tmp/out")"
+"$CTL" -n rule add mb window 1000 key packet max-bytes 65535 >"$tmp/out"
+grep -qxF '    DDF_KEY_A_MAX_BYTES 65535' "$tmp/out" && ok ||
+	bad "max-bytes 65535 request: $(cat "$tmp/out")"
 
 # Test that a time window travels as WINDOW_NS beside its packet count
 "$CTL" -n rule add t window 100k/1s action count >"$tmp/out"

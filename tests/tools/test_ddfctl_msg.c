@@ -149,6 +149,10 @@ static void test_show_words(void)
 	} t[] = {
 		{ "h window 1000 hash siphash24", " hash siphash24\n", NULL, false },
 		{ "h window 1000", NULL, " hash ", false },
+		{ "m window 1000 max-bytes 64 action count",
+		  "    key packet ignore ttl,ipv4csum max-bytes 64 action count\n", NULL,
+		  false },
+		{ "m window 1000", NULL, "max-bytes", false },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -194,6 +198,10 @@ static void test_saved_words(void)
 		{ "h window 1000 hash siphash24", " hash siphash24 ", NULL },
 		{ "h window 1000 hash siphash13", NULL, " hash " },
 		{ "h window 1000", NULL, " hash " },
+		{ "m window 1000 max-bytes 64", " ignore ttl,ipv4csum max-bytes 64 ", NULL },
+		{ "m window 1000 max-bytes 1500", NULL, "max-bytes" },
+		{ "m window 1000", NULL, "max-bytes" },
+		{ "m key saddr window 1000", NULL, "max-bytes" },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -272,6 +280,8 @@ int main(void)
 		"e filter exact window 4096 action mark 0x4/0xc",
 		"f family ip6 ignore none filter apbf window 100k/1h fpr 1e-2",
 		"g filter qqhtd window 10k hash siphash24 seed 000102030405060708090a0b0c0d0e0f",
+		"h family ip6 ignore ttl,flowlabel max-bytes 96 window 10k",
+		"i max-bytes 1 ignore none hash siphash24 window 100",
 	};
 
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)

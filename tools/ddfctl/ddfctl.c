@@ -23,7 +23,8 @@ static const char rule_add_help[] =
 	"                        [iif DEV] [oif DEV]\n"
 	"                        [proto tcp|udp|udplite|sctp|icmp|icmpv6]\n"
 	"                        [key packet | key FIELD[,FIELD...]] [payload OFF:LEN]\n"
-	"                        [ignore FIELD[,...]|none] [filter KIND]\n"
+	"                        [ignore FIELD[,...]|none] [max-bytes N]\n"
+	"                        [filter KIND]\n"
 	"                        window N|N/DURATION [fpr P | memory SIZE | shape S]\n"
 	"                        [seed HEX] [hash siphash13|siphash24]\n"
 	"                        [action drop|count|mark VALUE[/MASK]]\n"
@@ -33,6 +34,8 @@ static const char rule_add_help[] =
 	"  FIELD     key: saddr daddr proto sport dport ipid tcpseq tcpack icmpid\n"
 	"            payload (with payload OFF:LEN)\n"
 	"            ignore (key packet): ttl ipv4csum dscp ecn ipid flowlabel l4csum\n"
+	"  max-bytes key packet: the first N bytes of the packet are hashed\n"
+	"            (1 .. 65535)\n"
 	"  window    N packets (k, M), or N/DURATION: at most N packets within\n"
 	"            DURATION (ns us ms s m h, 10us .. 1h)\n"
 	"  fpr       target false-positive rate in (0, 1): the smallest filter\n"
@@ -44,8 +47,8 @@ static const char rule_add_help[] =
 	"  hash      the keyed hash of the key bytes: SipHash-1-3 (default)\n"
 	"            or SipHash-2-4\n"
 	"defaults: family inet hook prerouting priority 0 key packet\n"
-	"          ignore ttl,ipv4csum filter apbbf fpr 1e-6 hash siphash13\n"
-	"          action drop\n";
+	"          ignore ttl,ipv4csum max-bytes 1500 filter apbbf fpr 1e-6\n"
+	"          hash siphash13 action drop\n";
 
 static int rule_add(int argc, char **argv)
 {

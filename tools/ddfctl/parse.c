@@ -523,7 +523,8 @@ static void rule_defaults(struct ddf_rule_spec *r)
 }
 
 static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
-		      bool payload_given, const char *key_word)
+		      bool payload_given, const char *key_word,
+		      const char *max_bytes_word)
 {
 	const char *why;
 
@@ -548,6 +549,9 @@ static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
 	if (r->key.form == DDF_KEY_FIELDS && ignore_word)
 		return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; with 'key %s' leave the field out of the list instead",
 				  ignore_word, key_word);
+	if (r->key.form == DDF_KEY_FIELDS && max_bytes_word)
+		return ddfctl_err("max-bytes: '%s' caps the bytes 'key packet' hashes; 'key %s' hashes only its fields",
+				  max_bytes_word, key_word);
 	if (r->key.form == DDF_KEY_PACKET && payload_given)
 		return ddfctl_err("payload: needs a field list with the payload field, as in 'key saddr,payload payload 0:64'");
 	if (r->key.form == DDF_KEY_FIELDS && (r->key.fields & DDF_KF_PAYLOAD) &&
@@ -574,6 +578,7 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 	bool payload_given = false;
 	bool seen_fpr = false, seen_mem = false, seen_shape = false;
 	const char *key_word = "packet";
+	const char *max_bytes_word = NULL;
 	const char *arg;
 	uint32_t v;
 
@@ -649,6 +654,14 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 					    &r->key.ignore))
 				return -1;
 			ignore_word = arg;
+		} else if (!strcmp(kw, "max-bytes")) {
+			NEXT_ARG(kw);
+			if (parse_u32(arg, &v) || !v ||
+			    v > DDF_KEY_MAX_BYTES_MAX)
+				return ddfctl_err("max-bytes: '%s' is not a number of bytes from 1 to %u",
+						  arg, DDF_KEY_MAX_BYTES_MAX);
+			r->key.max_bytes = v;
+			max_bytes_word = arg;
 		} else if (!strcmp(kw, "filter")) {
 			NEXT_ARG(kw);
 			if (parse_kind(arg, &r->filter.kind))
@@ -713,5 +726,6 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 				  seen_fpr ? "fpr" : "memory");
 	if (!seen_fpr && !seen_mem)
 		r->filter.fpr = 1e-6;
-	return check_rule(r, ignore_word, payload_given, key_word);
+	return check_rule(r, ignore_word, payload_given, key_word,
+			  max_bytes_word);
 }

@@ -320,7 +320,9 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 			      DDF_KEY_FIELDS : DDF_KEY_PACKET;
 	r->key.fields = U32(kb[DDF_KEY_A_FIELDS]);
 	r->key.ignore = U32(kb[DDF_KEY_A_IGNORE]);
-	r->key.max_bytes = U32(kb[DDF_KEY_A_MAX_BYTES]);
+	r->key.max_bytes = kb[DDF_KEY_A_MAX_BYTES] ?
+				   U32(kb[DDF_KEY_A_MAX_BYTES]) :
+				   DDF_KEY_MAX_BYTES_DEFAULT;
 	r->key.payload_off = U16(kb[DDF_KEY_A_PAYLOAD_OFF]);
 	r->key.payload_len = U16(kb[DDF_KEY_A_PAYLOAD_LEN]);
 	p->kind = r->filter.kind = U32(fb[DDF_FILTER_A_KIND]);
@@ -374,6 +376,13 @@ static void print_mark(FILE *out, const struct ddf_rule_spec *r)
 		fprintf(out, "/0x%x", r->mask);
 }
 
+/* " max-bytes N" of key packet, when not the default */
+static void print_max_bytes(FILE *out, const struct ddf_key_spec *k)
+{
+	if (k->max_bytes != DDF_KEY_MAX_BYTES_DEFAULT)
+		fprintf(out, " max-bytes %u", k->max_bytes);
+}
+
 /* " hash NAME" when not the default: the default is left unsaid */
 static void print_hash(FILE *out, const struct ddf_rule_spec *r)
 {
@@ -413,6 +422,7 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 	} else {
 		fputs(" key packet ignore ", out);
 		print_mask(out, ddf_key_ignores, r->key.ignore);
+		print_max_bytes(out, &r->key);
 	}
 	fprintf(out, " filter %s window %llu", ddf_kind_name(p->kind),
 		(unsigned long long)p->window);
@@ -469,6 +479,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	} else {
 		fputs("packet ignore ", out);
 		print_mask(out, ddf_key_ignores, r->key.ignore);
+		print_max_bytes(out, &r->key);
 	}
 	fprintf(out, " action %s", action_name(r->action) ?: "?");
 	if (r->action == DDF_ACTION_MARK)
