@@ -11,14 +11,21 @@
 #include <linux/rcupdate.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/if.h>
+#include <linux/netfilter.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/netlink.h>
 
 #include "ddf_filter.h"
 #include "ddf_key.h"
 #include "linux/ddf.h"
 
-/* Per-CPU counters of a rule; the packet path will bump them. */
+/*
+ * Per-CPU counters of a rule, bumped by the packet path with BH disabled.
+ * packets and bytes count what the rule hashed; unparsed counts packets
+ * its selectors took that had no usable IP header.
+ */
 struct nf_ddf_pcpu {
 	u64 packets;
 	u64 bytes;
@@ -30,32 +37,51 @@ struct nf_ddf_pcpu {
 };
 
 /*
+ * A rule's filter and its memory. Replaced as a whole when the filter is
+ * emptied (reset), so the packet path always sees a complete one.
+ */
+struct nf_ddf_fmem {
+	struct rcu_head rcu;
+	struct ddf_filter *filter;
+	void *mem; /* kvzalloc'ed, holds filter */
+	u64 bytes;
+};
+
+/*
  * A rule. Immutable once published on the table's list, except for the
- * counters and the filter's own state; freed after an RCU grace period.
+ * counters, the filter's own state and the filter pointer; freed after an
+ * RCU grace period.
  */
 struct nf_ddf_rule {
 	struct list_head list; /* nf_ddf_net.rules, RCU */
 	struct rcu_head rcu;
+	struct net *net; /* the namespace whose table holds the rule */
 	char name[DDF_NAME_MAX];
 	char iifname[IFNAMSIZ];
 	char oifname[IFNAMSIZ];
 	u8 family; /* NFPROTO_* */
-	u8 hook; /* NF_INET_* or DDF_HOOK_NONE: stored, not registered yet */
-	u8 l4proto; /* 0: any */
+	u8 hook; /* NF_INET_* or DDF_HOOK_NONE */
+	u8 l4proto; /* with has_l4proto; also in key.match */
 	bool has_l4proto;
+	bool hooked; /* ops is registered */
 	bool seed_user; /* the seed came from the user: report it */
 	u8 seed[DDF_SEED_LEN];
 	u8 hash_alg; /* enum ddf_hash_alg */
 	s32 priority;
 	struct ddf_key_spec key;
+	struct ddf_sipkey sipkey; /* from seed */
 	u8 action; /* enum ddf_action */
 	u32 mark;
 	u32 mask;
 	struct ddf_params params; /* resolved */
-	void *mem; /* kvzalloc'ed, holds filter */
 	u64 mem_bytes;
-	struct ddf_filter *filter;
+	struct nf_ddf_fmem __rcu *fm;
 	struct nf_ddf_pcpu __percpu *stats;
+	struct nf_ddf_pcpu zero; /* the sums at the last reset; under lock */
+	struct nf_hook_ops ops;
+	/* time windows: shifts due generations off the packet path */
+	struct delayed_work advance;
+	unsigned long advance_period; /* jiffies; 0: no worker */
 };
 
 struct nf_ddf_net {
@@ -76,15 +102,29 @@ static inline struct nf_ddf_net *nf_ddf_pernet(struct net *net)
 void nf_ddf_net_table_init(struct nf_ddf_net *dn);
 void nf_ddf_net_table_exit(struct nf_ddf_net *dn);
 
-struct nf_ddf_rule *nf_ddf_rule_alloc(u64 mem_bytes);
-int nf_ddf_rule_init_filter(struct nf_ddf_rule *rule);
+struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
+				      u64 mem_bytes);
 void nf_ddf_rule_free(struct nf_ddf_rule *rule);
 struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name);
-void nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
+int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
 void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
 void nf_ddf_rule_flush(struct nf_ddf_net *dn);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
-void nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
+void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
+			      struct ddf_stats *st);
+int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
+
+/* nf_ddf_hook.c: the packet path */
+int nf_ddf_hook_register(struct nf_ddf_rule *rule);
+void nf_ddf_hook_unregister(struct nf_ddf_rule *rule);
+void nf_ddf_advance_start(struct nf_ddf_rule *rule);
+void nf_ddf_advance_stop(struct nf_ddf_rule *rule);
+
+/* nf_ddf_policy.c */
+extern const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1];
+extern const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1];
+extern const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1];
+extern const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1];
 
 int nf_ddf_genl_register(void);
 void nf_ddf_genl_unregister(void);

@@ -2,18 +2,15 @@
 /*
  * nf_ddf: de-duplicate packets in netfilter.
  *
- * The configuration half: named rules per network namespace (the table in
- * nf_ddf_rule.c), set up over the generic netlink family "ddf"
- * (nf_ddf_netlink.c). There is no packet path yet: a rule's hook is stored
- * and reported, not registered. The module still registers one pass-through
- * hook per network namespace and family, which tests/netns.sh checks.
+ * Named rules per network namespace (the table in nf_ddf_rule.c), set up
+ * over the generic netlink family "ddf" (nf_ddf_netlink.c); each rule with
+ * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c).
+ * A namespace going away takes its rules and their hooks with it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter_ipv4.h>
-#include <linux/netfilter_ipv6.h>
 #include <net/net_namespace.h>
 
 #include "nf_ddf.h"
@@ -29,36 +26,14 @@ unsigned long nf_ddf_max_net_bytes __read_mostly = 1024ul << 20;
 module_param_named(max_net_bytes, nf_ddf_max_net_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_net_bytes, "most filter memory of a namespace's rules, bytes");
 
-static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
-{
-	return NF_ACCEPT;
-}
-
-static const struct nf_hook_ops nf_ddf_ops[] = {
-	{
-		.hook = nf_ddf_hook,
-		.pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = NF_IP_PRI_RAW + 1,
-	},
-	{
-		.hook = nf_ddf_hook,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = NF_IP6_PRI_RAW + 1,
-	},
-};
-
 static int __net_init nf_ddf_net_init(struct net *net)
 {
 	nf_ddf_net_table_init(nf_ddf_pernet(net));
-	return nf_register_net_hooks(net, nf_ddf_ops, ARRAY_SIZE(nf_ddf_ops));
+	return 0;
 }
 
 static void __net_exit nf_ddf_net_exit(struct net *net)
 {
-	nf_unregister_net_hooks(net, nf_ddf_ops, ARRAY_SIZE(nf_ddf_ops));
 	nf_ddf_net_table_exit(nf_ddf_pernet(net));
 }
 

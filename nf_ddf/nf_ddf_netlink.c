@@ -16,103 +16,6 @@
 #include "nf_ddf.h"
 #include "ddf_registry.h"
 
-static int nf_ddf_validate_family(const struct nlattr *attr,
-				  struct netlink_ext_ack *extack)
-{
-	switch (nla_get_u8(attr)) {
-	case NFPROTO_INET:
-	case NFPROTO_IPV4:
-	case NFPROTO_IPV6:
-		return 0;
-	}
-	NL_SET_ERR_MSG_ATTR(extack, attr, "family must be ip, ip6 or inet");
-	return -EINVAL;
-}
-
-static int nf_ddf_validate_hook(const struct nlattr *attr,
-				struct netlink_ext_ack *extack)
-{
-	u8 hook = nla_get_u8(attr);
-
-	if (hook <= NF_INET_POST_ROUTING || hook == DDF_HOOK_NONE)
-		return 0;
-	NL_SET_ERR_MSG_ATTR(extack, attr, "unknown hook");
-	return -EINVAL;
-}
-
-static struct netlink_range_validation nf_ddf_max_bytes_range = {
-	.min = 1,
-	.max = DDF_KEY_MAX_BYTES_MAX,
-};
-
-static struct netlink_range_validation nf_ddf_window_range = {
-	.min = 1,
-	.max = DDF_MAX_WINDOW,
-};
-
-static struct netlink_range_validation nf_ddf_window_ns_range = {
-	.min = DDF_MIN_WINDOW_NS,
-	.max = DDF_MAX_WINDOW_NS,
-};
-
-static const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1] = {
-	[DDF_KEY_A_FORM] = NLA_POLICY_MAX(NLA_U8, __DDF_KEY_TYPE_MAX - 1),
-	[DDF_KEY_A_FIELDS] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_FIELD_ALL),
-	[DDF_KEY_A_IGNORE] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_IGNORE_ALL),
-	[DDF_KEY_A_MAX_BYTES] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &nf_ddf_max_bytes_range),
-	[DDF_KEY_A_PAYLOAD_OFF] =
-		NLA_POLICY_MAX(NLA_U16, DDF_KEY_PAYLOAD_LIMIT - 1),
-	[DDF_KEY_A_PAYLOAD_LEN] =
-		NLA_POLICY_RANGE(NLA_U16, 1, DDF_KEY_PAYLOAD_LIMIT),
-};
-
-static const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1] = {
-	[DDF_FILTER_A_PAD] = { .type = NLA_REJECT },
-	[DDF_FILTER_A_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, __DDF_FILTER_MAX - 1),
-	[DDF_FILTER_A_WINDOW] =
-		NLA_POLICY_FULL_RANGE(NLA_U64, &nf_ddf_window_range),
-	[DDF_FILTER_A_WINDOW_NS] =
-		NLA_POLICY_FULL_RANGE(NLA_U64, &nf_ddf_window_ns_range),
-	[DDF_FILTER_A_K] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_K),
-	[DDF_FILTER_A_L] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_L),
-	[DDF_FILTER_A_M] = { .type = NLA_U64 },
-	[DDF_FILTER_A_BLOCK_BITS] = NLA_POLICY_MAX(NLA_U32, 512),
-	[DDF_FILTER_A_BLOCK_HASHES] = NLA_POLICY_MAX(NLA_U32, 64),
-	[DDF_FILTER_A_FP_BITS] = NLA_POLICY_MAX(NLA_U32, 64),
-	[DDF_FILTER_A_CELL_BITS] = NLA_POLICY_MAX(NLA_U32, 64),
-	[DDF_FILTER_A_DECREMENTS] = { .type = NLA_U32 },
-	[DDF_FILTER_A_INNER_KIND] =
-		NLA_POLICY_MAX(NLA_U32, __DDF_FILTER_MAX - 1),
-	[DDF_FILTER_A_SUBFILTERS] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_L),
-	[DDF_FILTER_A_P_STAR] = { .type = NLA_U32 },
-	[DDF_FILTER_A_SEED] = NLA_POLICY_EXACT_LEN(DDF_SEED_LEN),
-	[DDF_FILTER_A_HASH] = NLA_POLICY_MAX(NLA_U8, __DDF_HASH_ALG_MAX - 1),
-	[DDF_FILTER_A_BYTES] = { .type = NLA_REJECT }, /* reply only */
-};
-
-static const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1] = {
-	[DDF_ACTION_A_TYPE] = NLA_POLICY_MAX(NLA_U8, __DDF_ACTION_MAX - 1),
-	[DDF_ACTION_A_MARK] = { .type = NLA_U32 },
-	[DDF_ACTION_A_MASK] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
-	[DDF_A_PAD] = { .type = NLA_REJECT },
-	[DDF_A_NAME] = { .type = NLA_NUL_STRING, .len = DDF_NAME_MAX - 1 },
-	[DDF_A_FAMILY] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_family),
-	[DDF_A_HOOK] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_hook),
-	[DDF_A_PRIORITY] = { .type = NLA_S32 },
-	[DDF_A_IIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
-	[DDF_A_OIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
-	[DDF_A_L4PROTO] = { .type = NLA_U8 },
-	[DDF_A_KEY] = NLA_POLICY_NESTED(nf_ddf_key_policy),
-	[DDF_A_FILTER] = NLA_POLICY_NESTED(nf_ddf_filter_policy),
-	[DDF_A_ACTION] = NLA_POLICY_NESTED(nf_ddf_action_policy),
-	[DDF_A_STATS] = { .type = NLA_REJECT }, /* reply only */
-	[DDF_A_RESET_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DDF_RESET_F_ALL),
-};
-
 static struct genl_family nf_ddf_genl_family;
 
 /*
@@ -158,6 +61,10 @@ static int nf_ddf_parse_key(struct nf_ddf_rule *rule, struct nlattr *nest,
 	int err;
 
 	ddf_key_spec_default(spec);
+	if (rule->has_l4proto) {
+		spec->match = DDF_KM_L4PROTO;
+		spec->l4proto = rule->l4proto;
+	}
 	switch (rule->family) {
 	case NFPROTO_IPV4:
 		spec->family = 4;
@@ -272,6 +179,35 @@ static int nf_ddf_parse_action(struct nf_ddf_rule *rule, struct nlattr *nest,
 	}
 	rule->mark = nf_ddf_get_u32(tb, DDF_ACTION_A_MARK, 0);
 	rule->mask = nf_ddf_get_u32(tb, DDF_ACTION_A_MASK, ~0u);
+	if (rule->mark & ~rule->mask) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[DDF_ACTION_A_MARK],
+				    "the mark has bits outside its mask");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An interface selector needs a hook where the packet has that interface. */
+static int nf_ddf_check_selectors(const struct nf_ddf_rule *rule,
+				  struct nlattr **attrs,
+				  struct netlink_ext_ack *extack)
+{
+	u8 hook = rule->hook;
+
+	if (rule->iifname[0] && hook != DDF_HOOK_NONE &&
+	    hook != NF_INET_PRE_ROUTING && hook != NF_INET_LOCAL_IN &&
+	    hook != NF_INET_FORWARD) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_IIFNAME],
+				    "an input interface needs hook prerouting, input or forward");
+		return -EINVAL;
+	}
+	if (rule->oifname[0] && hook != DDF_HOOK_NONE &&
+	    hook != NF_INET_FORWARD && hook != NF_INET_LOCAL_OUT &&
+	    hook != NF_INET_POST_ROUTING) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_OIFNAME],
+				    "an output interface needs hook forward, output or postrouting");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -310,9 +246,10 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 				    "the namespace's rules would exceed max_net_bytes");
 		return -EFBIG;
 	}
-	rule = nf_ddf_rule_alloc(bytes);
+	rule = nf_ddf_rule_alloc(&tmpl->params, bytes);
 	if (!rule)
 		return -ENOMEM;
+	rule->net = tmpl->net;
 	memcpy(rule->name, tmpl->name, sizeof(rule->name));
 	memcpy(rule->iifname, tmpl->iifname, sizeof(rule->iifname));
 	memcpy(rule->oifname, tmpl->oifname, sizeof(rule->oifname));
@@ -325,16 +262,10 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 	memcpy(rule->seed, tmpl->seed, DDF_SEED_LEN);
 	rule->hash_alg = tmpl->hash_alg;
 	rule->key = tmpl->key;
+	ddf_sipkey_from_bytes(&rule->sipkey, rule->seed);
 	rule->action = tmpl->action;
 	rule->mark = tmpl->mark;
 	rule->mask = tmpl->mask;
-	rule->params = tmpl->params;
-	err = nf_ddf_rule_init_filter(rule);
-	if (err) {
-		NL_SET_ERR_MSG_ATTR(extack, fattr, "the filter cannot be built");
-		nf_ddf_rule_free(rule);
-		return err;
-	}
 	*rulep = rule;
 	return 0;
 }
@@ -355,6 +286,7 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	if (!tmpl)
 		return -ENOMEM;
 	strscpy(tmpl->name, name, sizeof(tmpl->name));
+	tmpl->net = genl_info_net(info);
 	tmpl->family = attrs[DDF_A_FAMILY] ? nla_get_u8(attrs[DDF_A_FAMILY]) :
 					     NFPROTO_INET;
 	tmpl->hook = attrs[DDF_A_HOOK] ? nla_get_u8(attrs[DDF_A_HOOK]) :
@@ -369,6 +301,9 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		tmpl->l4proto = nla_get_u8(attrs[DDF_A_L4PROTO]);
 		tmpl->has_l4proto = true;
 	}
+	err = nf_ddf_check_selectors(tmpl, attrs, extack);
+	if (err)
+		goto out;
 	err = nf_ddf_parse_key(tmpl, attrs[DDF_A_KEY], extack);
 	if (err)
 		goto out;
@@ -389,8 +324,11 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	err = nf_ddf_rule_build(dn, tmpl, attrs[DDF_A_FILTER], &rule, extack);
 	if (err)
 		goto unlock;
-	/* No netfilter hook yet: DDF_A_HOOK is stored and reported only. */
-	nf_ddf_rule_insert(dn, rule);
+	err = nf_ddf_rule_insert(dn, rule);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "the netfilter hook cannot be registered");
+		nf_ddf_rule_free(rule);
+	}
 unlock:
 	mutex_unlock(&dn->lock);
 out:
@@ -444,7 +382,8 @@ static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&dn->lock);
 	rule = nf_ddf_lookup(dn, info, &err);
 	if (rule)
-		nf_ddf_rule_reset(rule, fl && (nla_get_u32(fl) & DDF_RESET_F_FILTER));
+		err = nf_ddf_rule_reset(rule, fl &&
+				       (nla_get_u32(fl) & DDF_RESET_F_FILTER));
 	mutex_unlock(&dn->lock);
 	return err;
 }
@@ -548,7 +487,7 @@ static int nf_ddf_fill_stats(struct sk_buff *skb,
 	if (!nest)
 		return -EMSGSIZE;
 	nf_ddf_rule_stats(rule, &sum);
-	ddf_filter_stats(rule->filter, &fst);
+	nf_ddf_rule_filter_stats(rule, &fst);
 	if (nf_ddf_put_u64(skb, DDF_STATS_A_PACKETS, sum.packets) ||
 	    nf_ddf_put_u64(skb, DDF_STATS_A_BYTES, sum.bytes) ||
 	    nf_ddf_put_u64(skb, DDF_STATS_A_DUPLICATES, sum.duplicates) ||

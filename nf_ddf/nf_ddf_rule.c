@@ -12,18 +12,62 @@
 #include "nf_ddf.h"
 #include "ddf_registry.h"
 
-struct nf_ddf_rule *nf_ddf_rule_alloc(u64 mem_bytes)
+/* A filter built from params (resolved) in bytes of new memory. */
+static struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params,
+					   u64 bytes)
+{
+	struct nf_ddf_fmem *fm;
+
+	fm = kzalloc(sizeof(*fm), GFP_KERNEL_ACCOUNT);
+	if (!fm)
+		return NULL;
+	fm->mem = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!fm->mem)
+		goto err;
+	fm->bytes = bytes;
+	fm->filter = ddf_filter_init(fm->mem, bytes, params, ktime_get_ns());
+	if (!fm->filter)
+		goto err;
+	return fm;
+err:
+	kvfree(fm->mem);
+	kfree(fm);
+	return NULL;
+}
+
+static void nf_ddf_fmem_free(struct nf_ddf_fmem *fm)
+{
+	if (fm) {
+		kvfree(fm->mem);
+		kfree(fm);
+	}
+}
+
+static void nf_ddf_fmem_free_rcu(struct rcu_head *head)
+{
+	nf_ddf_fmem_free(container_of(head, struct nf_ddf_fmem, rcu));
+}
+
+/*
+ * A rule with its filter (params resolved, mem_bytes its memsize) and
+ * counters; NULL when memory is short or the core refuses the params.
+ */
+struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
+				      u64 mem_bytes)
 {
 	struct nf_ddf_rule *rule;
+	struct nf_ddf_fmem *fm;
 	int cpu;
 
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
 	if (!rule)
 		return NULL;
-	rule->mem = kvzalloc(mem_bytes, GFP_KERNEL_ACCOUNT);
-	if (!rule->mem)
-		goto err;
+	rule->params = *params;
 	rule->mem_bytes = mem_bytes;
+	fm = nf_ddf_fmem_new(params, mem_bytes);
+	if (!fm)
+		goto err;
+	RCU_INIT_POINTER(rule->fm, fm);
 	rule->stats = alloc_percpu_gfp(struct nf_ddf_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!rule->stats)
 		goto err;
@@ -31,25 +75,17 @@ struct nf_ddf_rule *nf_ddf_rule_alloc(u64 mem_bytes)
 		u64_stats_init(&per_cpu_ptr(rule->stats, cpu)->syncp);
 	return rule;
 err:
-	kvfree(rule->mem);
-	kfree(rule);
+	nf_ddf_rule_free(rule);
 	return NULL;
 }
 
-/* Build the filter from rule->params (resolved) in rule->mem. */
-int nf_ddf_rule_init_filter(struct nf_ddf_rule *rule)
-{
-	rule->filter = ddf_filter_init(rule->mem, rule->mem_bytes,
-				       &rule->params, ktime_get_ns());
-	return rule->filter ? 0 : -EINVAL;
-}
-
+/* Free a rule no CPU can see any more (or never saw). */
 void nf_ddf_rule_free(struct nf_ddf_rule *rule)
 {
 	if (!rule)
 		return;
 	free_percpu(rule->stats);
-	kvfree(rule->mem);
+	nf_ddf_fmem_free(rcu_dereference_protected(rule->fm, 1));
 	kfree(rule);
 }
 
@@ -69,16 +105,34 @@ struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name)
 	return NULL;
 }
 
-void nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
+/*
+ * Publish a rule: on the list, then on its hook (the packet path finds it
+ * through the hook only), then its advance worker. On failure the rule is
+ * not published and still the caller's.
+ */
+int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 {
+	int err;
+
 	lockdep_assert_held(&dn->lock);
+	err = nf_ddf_hook_register(rule);
+	if (err)
+		return err;
 	dn->bytes += rule->mem_bytes;
 	list_add_tail_rcu(&rule->list, &dn->rules);
+	nf_ddf_advance_start(rule);
+	return 0;
 }
 
+/*
+ * Unpublish a rule and free it after a grace period: hook invocations run
+ * under RCU, so one still inside the rule finishes before the free.
+ */
 void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 {
 	lockdep_assert_held(&dn->lock);
+	nf_ddf_hook_unregister(rule);
+	nf_ddf_advance_stop(rule);
 	list_del_rcu(&rule->list);
 	dn->bytes -= rule->mem_bytes;
 	call_rcu(&rule->rcu, nf_ddf_rule_free_rcu);
@@ -93,7 +147,8 @@ void nf_ddf_rule_flush(struct nf_ddf_net *dn)
 		nf_ddf_rule_remove(dn, rule);
 }
 
-void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
+static void nf_ddf_rule_sum(const struct nf_ddf_rule *rule,
+			    struct nf_ddf_pcpu *sum)
 {
 	int cpu;
 
@@ -121,32 +176,57 @@ void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
 	}
 }
 
-/*
- * Zero the counters and, with filter, empty the filter by building it
- * again. There is no packet path yet; once hooks use rules, emptying the
- * filter must swap in a new rule instead of rebuilding one in place.
- */
-void nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter)
+/* The counters since the last reset. */
+void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
 {
-	int cpu;
+	const struct nf_ddf_pcpu *z = &rule->zero;
 
-	for_each_possible_cpu(cpu) {
-		struct nf_ddf_pcpu *c = per_cpu_ptr(rule->stats, cpu);
+	nf_ddf_rule_sum(rule, sum);
+	sum->packets -= z->packets;
+	sum->bytes -= z->bytes;
+	sum->duplicates -= z->duplicates;
+	sum->dropped -= z->dropped;
+	sum->marked -= z->marked;
+	sum->unparsed -= z->unparsed;
+}
 
-		u64_stats_update_begin(&c->syncp);
-		c->packets = 0;
-		c->bytes = 0;
-		c->duplicates = 0;
-		c->dropped = 0;
-		c->marked = 0;
-		c->unparsed = 0;
-		u64_stats_update_end(&c->syncp);
-	}
+/* The filter's state; the caller holds the table's lock or RCU. */
+void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
+			      struct ddf_stats *st)
+{
+	struct nf_ddf_fmem *fm;
+
+	rcu_read_lock();
+	fm = rcu_dereference(rule->fm);
+	ddf_filter_stats(fm->filter, st);
+	rcu_read_unlock();
+}
+
+/*
+ * Zero the counters and, with filter, empty the filter: a new one is built
+ * beside it and swapped in, so packets racing the reset use either the old
+ * filter or the new one, never a half-cleared one. The old one is freed
+ * after a grace period. Fails (changing nothing) only when memory for the
+ * new filter is short.
+ */
+int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter)
+{
+	struct nf_ddf_fmem *fm = NULL;
+	struct nf_ddf_pcpu sum;
+
 	if (filter) {
-		memset(rule->mem, 0, rule->mem_bytes);
-		/* same params and memory: cannot fail after the first time */
-		WARN_ON(nf_ddf_rule_init_filter(rule));
+		fm = nf_ddf_fmem_new(&rule->params, rule->mem_bytes);
+		if (!fm)
+			return -ENOMEM;
 	}
+	/* counters count on from the snapshot: only the packet path writes them */
+	nf_ddf_rule_sum(rule, &sum);
+	rule->zero = sum;
+	if (fm) {
+		fm = rcu_replace_pointer(rule->fm, fm, true);
+		call_rcu(&fm->rcu, nf_ddf_fmem_free_rcu);
+	}
+	return 0;
 }
 
 void nf_ddf_net_table_init(struct nf_ddf_net *dn)

@@ -217,23 +217,30 @@ for flavour in legacy nft; do
 done
 passed "iptables-legacy and iptables-nft count packets"
 
-# Test that the hook is registered in namespaces that existed before the
-# load and in new ones. Only kernels with nfnetlink_hook list hooks; there
-# the probe table's chain makes the list non-empty.
+# Test that a rule registers its own hook at its priority, that a rule with
+# hook none registers none, and that deleting the rule removes its hook.
+# Only kernels with nfnetlink_hook list hooks; there the probe table's
+# chain makes the list non-empty.
 n1 nft add table ip ddf_probe
 n1 nft add chain ip ddf_probe input "{ type filter hook input priority 0; }"
 if [[ -n $(n1 nft list hooks ip 2>/dev/null) ]]; then
-	n1 nft list hooks ip | grep -q nf_ddf_hook || fail "no nf_ddf hook in $netns1"
-	pp ip netns add "$netns1-new"
-	ip netns exec "$netns1-new" nft list hooks ip6 | grep -q nf_ddf_hook ||
-		fail "no nf_ddf hook in a namespace made after the load"
-	pp ip netns del "$netns1-new"
+	n1 ddfctl rule add hk family ip hook input priority -123 window 1000
+	n1 ddfctl rule add hn family ip hook none window 1000
+	hooks=$(n1 nft list hooks ip)
+	grep -q -- '-0000000123 nf_ddf_hook' <<<"$hooks" ||
+		fail "no nf_ddf hook at priority -123: $hooks"
+	expect_eq "$(grep -c nf_ddf_hook <<<"$hooks")" 1 "nf_ddf hooks for two rules, one without a hook"
+	n1 ddfctl rule add hk6 family inet hook forward window 1000
+	n1 nft list hooks ip6 | grep -q nf_ddf_hook || fail "an inet rule has no ip6 hook"
+	n1 ddfctl rule flush
+	! n1 nft list hooks ip | grep -q nf_ddf_hook || fail "nf_ddf hook left after flush"
 	lists_hooks=1
-	passed "hooks in old and new namespaces"
+	passed "a hook per rule"
 else
 	echo "# skip: this kernel cannot list netfilter hooks"
 	lists_hooks=0
 fi
+n1 nft delete table ip ddf_probe
 
 # Test that the module unloads and reloads under traffic, while namespaces
 # come and go, without losing a packet.
@@ -256,7 +263,7 @@ passed "reload under traffic"
 # Test that unloading removes the module and its hooks, with rules in two
 # namespaces and one namespace gone with its rules (the debug lane's
 # kmemleak scan then finds nothing left behind).
-n1 ddfctl rule add u1 window 1000
+n1 ddfctl rule add u1 family ip hook input window 1000
 n2 ddfctl rule add u2 window 1000/1s
 pp ip netns add "$netns1-rules"
 ip netns exec "$netns1-rules" ddfctl rule add gone window 1000

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet path: each rule with a hook registers its own netfilter hook
+ * (its family, hook and priority), so rules order among themselves and
+ * among other netfilter users by priority, as nft chains do. The hook
+ * hashes the packet's key, asks the rule's filter whether the key was seen
+ * within the window (inserting it), and acts on a duplicate.
+ *
+ * It never allocates or sleeps and takes no lock: the rule is reached
+ * through the hook's priv under the RCU read lock that nf_hook_slow()
+ * holds, the filter through an RCU pointer, and the counters are per CPU.
+ * BH is disabled around the filter and the counters, since the output hook
+ * runs in process context and a filter must not be re-entered on one CPU.
+ */
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
+#include <linux/timekeeping.h>
+
+#include "nf_ddf.h"
+#include "nf_ddf_skb.h"
+
+/* A device selector: empty takes every packet, even one with no device. */
+static bool nf_ddf_dev_match(const char *name, const struct net_device *dev)
+{
+	if (!name[0])
+		return true;
+	return dev && !strncmp(dev->name, name, IFNAMSIZ);
+}
+
+static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
+{
+	struct nf_ddf_pcpu *c;
+
+	local_bh_disable();
+	c = this_cpu_ptr(rule->stats);
+	u64_stats_update_begin(&c->syncp);
+	c->unparsed++;
+	u64_stats_update_end(&c->syncp);
+	local_bh_enable();
+}
+
+static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	struct nf_ddf_rule *rule = priv;
+	unsigned int verdict = NF_ACCEPT;
+	struct nf_ddf_fmem *fm;
+	struct nf_ddf_pcpu *c;
+	struct ddf_hash h;
+	u64 now = 0;
+	bool dup;
+	int ret;
+
+	if (!nf_ddf_dev_match(rule->iifname, state->in) ||
+	    !nf_ddf_dev_match(rule->oifname, state->out))
+		return NF_ACCEPT;
+	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
+			      &rule->sipkey, rule->hash_alg, &h, NULL);
+	switch (ret) {
+	case DDF_KEY_HASHED:
+		break;
+	case DDF_KEY_NOT_IP:
+	case DDF_KEY_MALFORMED:
+		nf_ddf_count_unparsed(rule);
+		return NF_ACCEPT;
+	default: /* another protocol or family: not this rule's */
+		return NF_ACCEPT;
+	}
+	if (rule->params.flags & DDF_PF_TIME)
+		now = ktime_get_ns();
+
+	local_bh_disable();
+	fm = rcu_dereference(rule->fm);
+	dup = ddf_filter_test_and_insert(fm->filter, &h, now);
+	c = this_cpu_ptr(rule->stats);
+	u64_stats_update_begin(&c->syncp);
+	c->packets++;
+	c->bytes += skb->len;
+	if (dup) {
+		c->duplicates++;
+		switch (rule->action) {
+		case DDF_ACTION_DROP:
+			c->dropped++;
+			verdict = NF_DROP;
+			break;
+		case DDF_ACTION_MARK:
+			c->marked++;
+			skb->mark = (skb->mark & ~rule->mask) | rule->mark;
+			break;
+		}
+	}
+	u64_stats_update_end(&c->syncp);
+	local_bh_enable();
+	return verdict;
+}
+
+int nf_ddf_hook_register(struct nf_ddf_rule *rule)
+{
+	int err;
+
+	if (rule->hook == DDF_HOOK_NONE)
+		return 0;
+	rule->ops.hook = nf_ddf_hook;
+	rule->ops.pf = rule->family;
+	rule->ops.hooknum = rule->hook;
+	rule->ops.priority = rule->priority;
+	rule->ops.priv = rule;
+	err = nf_register_net_hook(rule->net, &rule->ops);
+	if (!err)
+		rule->hooked = true;
+	return err;
+}
+
+/* In-flight hook calls may still use the rule: free it after RCU. */
+void nf_ddf_hook_unregister(struct nf_ddf_rule *rule)
+{
+	if (rule->hooked) {
+		nf_unregister_net_hook(rule->net, &rule->ops);
+		rule->hooked = false;
+	}
+}
+
+/*
+ * Time windows. A filter shifts its generations when a packet finds one
+ * due; after an idle gap that can mean clearing many segments in one
+ * packet's path. A worker shifts them as they fall due instead, once per
+ * generation (at least one jiffy apart), so a packet finds at most the
+ * shifts of one period. BH is disabled around it as around the hook.
+ */
+static void nf_ddf_advance_work(struct work_struct *work)
+{
+	struct nf_ddf_rule *rule = container_of(to_delayed_work(work),
+						struct nf_ddf_rule, advance);
+	struct nf_ddf_fmem *fm;
+
+	rcu_read_lock();
+	fm = rcu_dereference(rule->fm);
+	local_bh_disable();
+	ddf_filter_advance(fm->filter, ktime_get_ns());
+	local_bh_enable();
+	rcu_read_unlock();
+	queue_delayed_work(system_power_efficient_wq, &rule->advance,
+			   rule->advance_period);
+}
+
+void nf_ddf_advance_start(struct nf_ddf_rule *rule)
+{
+	struct nf_ddf_fmem *fm = rcu_dereference_protected(rule->fm, true);
+	u64 gen_ns;
+
+	INIT_DELAYED_WORK(&rule->advance, nf_ddf_advance_work);
+	if (!(rule->params.flags & DDF_PF_TIME) || !fm->filter->type->advance)
+		return;
+	/* the generation of APBF and APBBF; the window for the others */
+	gen_ns = rule->params.l ? div_u64(rule->params.window_ns,
+					  rule->params.l) :
+				  rule->params.window_ns;
+	rule->advance_period = max_t(unsigned long, 1,
+				     nsecs_to_jiffies(gen_ns));
+	queue_delayed_work(system_power_efficient_wq, &rule->advance,
+			   rule->advance_period);
+}
+
+/* Sleeps until a running advance is done; the worker never re-arms after. */
+void nf_ddf_advance_stop(struct nf_ddf_rule *rule)
+{
+	if (rule->advance_period)
+		cancel_delayed_work_sync(&rule->advance);
+}

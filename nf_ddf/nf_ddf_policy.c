@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policies of the generic netlink family "ddf": every attribute's type,
+ * range, mask and length, checked before a handler runs. Apart from the
+ * handlers so that the KUnit suite can feed them bad attribute sets.
+ */
+#include <linux/netfilter.h>
+#include <net/netlink.h>
+
+#include "nf_ddf.h"
+
+static int nf_ddf_validate_family(const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	switch (nla_get_u8(attr)) {
+	case NFPROTO_INET:
+	case NFPROTO_IPV4:
+	case NFPROTO_IPV6:
+		return 0;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, attr, "family must be ip, ip6 or inet");
+	return -EINVAL;
+}
+
+static int nf_ddf_validate_hook(const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	u8 hook = nla_get_u8(attr);
+
+	if (hook <= NF_INET_POST_ROUTING || hook == DDF_HOOK_NONE)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "unknown hook");
+	return -EINVAL;
+}
+
+static struct netlink_range_validation nf_ddf_max_bytes_range = {
+	.min = 1,
+	.max = DDF_KEY_MAX_BYTES_MAX,
+};
+
+static struct netlink_range_validation nf_ddf_window_range = {
+	.min = 1,
+	.max = DDF_MAX_WINDOW,
+};
+
+static struct netlink_range_validation nf_ddf_window_ns_range = {
+	.min = DDF_MIN_WINDOW_NS,
+	.max = DDF_MAX_WINDOW_NS,
+};
+
+const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1] = {
+	[DDF_KEY_A_FORM] = NLA_POLICY_MAX(NLA_U8, __DDF_KEY_TYPE_MAX - 1),
+	[DDF_KEY_A_FIELDS] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_FIELD_ALL),
+	[DDF_KEY_A_IGNORE] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_IGNORE_ALL),
+	[DDF_KEY_A_MAX_BYTES] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &nf_ddf_max_bytes_range),
+	[DDF_KEY_A_PAYLOAD_OFF] =
+		NLA_POLICY_MAX(NLA_U16, DDF_KEY_PAYLOAD_LIMIT - 1),
+	[DDF_KEY_A_PAYLOAD_LEN] =
+		NLA_POLICY_RANGE(NLA_U16, 1, DDF_KEY_PAYLOAD_LIMIT),
+};
+
+const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1] = {
+	[DDF_FILTER_A_PAD] = { .type = NLA_REJECT },
+	[DDF_FILTER_A_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, __DDF_FILTER_MAX - 1),
+	[DDF_FILTER_A_WINDOW] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &nf_ddf_window_range),
+	[DDF_FILTER_A_WINDOW_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &nf_ddf_window_ns_range),
+	[DDF_FILTER_A_K] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_K),
+	[DDF_FILTER_A_L] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_L),
+	[DDF_FILTER_A_M] = { .type = NLA_U64 },
+	[DDF_FILTER_A_BLOCK_BITS] = NLA_POLICY_MAX(NLA_U32, 512),
+	[DDF_FILTER_A_BLOCK_HASHES] = NLA_POLICY_MAX(NLA_U32, 64),
+	[DDF_FILTER_A_FP_BITS] = NLA_POLICY_MAX(NLA_U32, 64),
+	[DDF_FILTER_A_CELL_BITS] = NLA_POLICY_MAX(NLA_U32, 64),
+	[DDF_FILTER_A_DECREMENTS] = { .type = NLA_U32 },
+	[DDF_FILTER_A_INNER_KIND] =
+		NLA_POLICY_MAX(NLA_U32, __DDF_FILTER_MAX - 1),
+	[DDF_FILTER_A_SUBFILTERS] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_L),
+	[DDF_FILTER_A_P_STAR] = { .type = NLA_U32 },
+	[DDF_FILTER_A_SEED] = NLA_POLICY_EXACT_LEN(DDF_SEED_LEN),
+	[DDF_FILTER_A_HASH] = NLA_POLICY_MAX(NLA_U8, __DDF_HASH_ALG_MAX - 1),
+	[DDF_FILTER_A_BYTES] = { .type = NLA_REJECT }, /* reply only */
+};
+
+const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1] = {
+	[DDF_ACTION_A_TYPE] = NLA_POLICY_MAX(NLA_U8, __DDF_ACTION_MAX - 1),
+	[DDF_ACTION_A_MARK] = { .type = NLA_U32 },
+	[DDF_ACTION_A_MASK] = { .type = NLA_U32 },
+};
+
+const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
+	[DDF_A_PAD] = { .type = NLA_REJECT },
+	[DDF_A_NAME] = { .type = NLA_NUL_STRING, .len = DDF_NAME_MAX - 1 },
+	[DDF_A_FAMILY] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_family),
+	[DDF_A_HOOK] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_hook),
+	[DDF_A_PRIORITY] = { .type = NLA_S32 },
+	[DDF_A_IIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[DDF_A_OIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[DDF_A_L4PROTO] = { .type = NLA_U8 },
+	[DDF_A_KEY] = NLA_POLICY_NESTED(nf_ddf_key_policy),
+	[DDF_A_FILTER] = NLA_POLICY_NESTED(nf_ddf_filter_policy),
+	[DDF_A_ACTION] = NLA_POLICY_NESTED(nf_ddf_action_policy),
+	[DDF_A_STATS] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_A_RESET_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DDF_RESET_F_ALL),
+};

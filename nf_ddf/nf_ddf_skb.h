@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The core's packet reader over an skb: the key is read only through
+ * skb_header_pointer(), so linear, paged and fragment-list skbs all work
+ * and nothing past skb->len is ever touched.
+ */
+#ifndef NF_DDF_SKB_H
+#define NF_DDF_SKB_H
+
+#include <linux/skbuff.h>
+
+#include "ddf_key.h"
+
+struct nf_ddf_skb_ctx {
+	const struct sk_buff *skb;
+	unsigned int nhoff; /* offset of the IP header in skb->data */
+};
+
+static inline const void *nf_ddf_skb_read(void *ctx, u32 off, u32 len,
+					  void *buf)
+{
+	const struct nf_ddf_skb_ctx *c = ctx;
+
+	return skb_header_pointer(c->skb, c->nhoff + off, len, buf);
+}
+
+/*
+ * Hash the IP packet that starts nhoff bytes into skb (its network header
+ * in a netfilter hook) under spec; as ddf_key_hash().
+ */
+static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
+				  const struct sk_buff *skb, unsigned int nhoff,
+				  const struct ddf_sipkey *key, u32 hashfn,
+				  struct ddf_hash *out,
+				  struct ddf_key_info *info)
+{
+	struct nf_ddf_skb_ctx ctx = { .skb = skb, .nhoff = nhoff };
+	u32 l3len = skb->len > nhoff ? skb->len - nhoff : 0;
+
+	return ddf_key_hash(spec, nf_ddf_skb_read, &ctx, l3len, key, hashfn,
+			    out, info);
+}
+
+#endif /* NF_DDF_SKB_H */
