@@ -22,6 +22,8 @@ grep -q '^  rule add ' "$tmp/out" && grep -q '^  size ' "$tmp/out" && ok ||
 	bad "--help lists the commands"
 grep -q '^  rule reset  NAME \[filter\] ' "$tmp/out" && ok ||
 	bad "--help shows reset's filter word"
+grep -q '^  show .* analytic fpr$' "$tmp/out" && ok ||
+	bad "--help says show gives the analytic fpr"
 "$CTL" rule add --help >"$tmp/out"
 grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"

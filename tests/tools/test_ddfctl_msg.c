@@ -53,6 +53,31 @@ static struct nlmsghdr *build(const char *cmdline, char *buf)
 	return ddfctl_build(&req, buf);
 }
 
+static char *show(const char *cmdline, bool json);
+
+/* Test that show's rate (text and JSON) is the one sizing reported */
+static void test_show_fpr(const char *cmdline)
+{
+	struct ddf_rule_spec r;
+	char line[1024], *w[64], want[64], *text;
+	int n;
+
+	snprintf(line, sizeof(line), "%s", cmdline);
+	n = split(line, w, 64);
+	if (parse_rule_add(n, w, &r))
+		return;
+	snprintf(want, sizeof(want), " fpr %.3g\n", r.filter.rep.fpr);
+	text = show(cmdline, false);
+	CHECK(text && strstr(text, want), "show '%s': '%s' lacks '%s'",
+	      cmdline, text, want);
+	free(text);
+	snprintf(want, sizeof(want), ", \"fpr\": %.6g}", r.filter.rep.fpr);
+	text = show(cmdline, true);
+	CHECK(text && strstr(text, want), "show -j '%s': '%s' lacks '%s'",
+	      cmdline, text, want);
+	free(text);
+}
+
 /* Test that the saved line of a rule rebuilds the same request */
 static void test_roundtrip(const char *cmdline)
 {
@@ -80,6 +105,7 @@ static void test_roundtrip(const char *cmdline)
 		      "'%s' and its saved line '%s' differ", cmdline, text);
 	}
 	free(text);
+	test_show_fpr(cmdline);
 }
 
 /*
@@ -153,6 +179,19 @@ static void test_show_words(void)
 		  "    key packet ignore ttl,ipv4csum max-bytes 64 action count\n", NULL,
 		  false },
 		{ "m window 1000", NULL, "max-bytes", false },
+		/* size's numbers for the same request (test_ddfctl.sh) */
+		{ "w window 1000000", "\n    memory 4096 bytes fpr 9.43e-07\n", NULL,
+		  false },
+		{ "w window 1000000", ", \"bytes\": 4096, \"fpr\": 9.4", NULL, true },
+		{ "x filter exact window 1000", " fpr 0\n", NULL, false },
+		{ "x filter exact window 1000", "\"fpr\": 0}", NULL, true },
+		/* queues: Theorem 5 over SHF, no model over APBBF */
+		{ "q filter queue window 1000 shape inner_kind=shf,subfilters=4,fp_bits=16",
+		  " fpr 0.0", NULL, false },
+		{ "q filter queue window 1000 shape inner_kind=apbbf,subfilters=4,k=3,l=10,m=7,block_bits=512,block_hashes=8",
+		  "    memory 4096 bytes\n", "fpr", false },
+		{ "q filter queue window 1000 shape inner_kind=apbbf,subfilters=4,k=3,l=10,m=7,block_bits=512,block_hashes=8",
+		  "\"bytes\": 4096}", "fpr", true },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -202,6 +241,9 @@ static void test_saved_words(void)
 		{ "m window 1000 max-bytes 1500", NULL, "max-bytes" },
 		{ "m window 1000", NULL, "max-bytes" },
 		{ "m key saddr window 1000", NULL, "max-bytes" },
+		/* the rate is shown, never saved: the shape says it all */
+		{ "w window 1000000", NULL, "fpr" },
+		{ "w window 1000 fpr 1e-3", NULL, "fpr" },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -282,6 +324,11 @@ int main(void)
 		"g filter qqhtd window 10k hash siphash24 seed 000102030405060708090a0b0c0d0e0f",
 		"h family ip6 ignore ttl,flowlabel max-bytes 96 window 10k",
 		"i max-bytes 1 ignore none hash siphash24 window 100",
+		"j filter a2 window 10000 fpr 1e-3",
+		"k filter bdbf window 10000 fpr 1e-3",
+		"l filter cuckoo window 10000 fpr 1e-3",
+		"m filter cshf window 10000 fpr 1e-3",
+		"o filter queue window 1000 shape inner_kind=shf,subfilters=4,fp_bits=16",
 	};
 
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)

@@ -190,7 +190,8 @@ static int cmd_help(int argc, char **argv);
 static const struct ddf_command commands[] = {
 	{ "rule", "add|del|reset|flush ...", "create and delete rules",
 	  cmd_rule },
-	{ "show", "[NAME]", "a rule, or all rules", cmd_show },
+	{ "show", "[NAME]", "a rule, or all: shape, memory, analytic fpr",
+	  cmd_show },
 	{ "stats", "[NAME]", "counters of a rule, or of all", cmd_stats },
 	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
 	{ "restore", "", "add the rules of 'save' lines on stdin",

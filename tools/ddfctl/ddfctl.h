@@ -87,6 +87,7 @@ void print_shape(FILE *out, const struct ddf_params *p);
 
 /* size.c */
 int ddfctl_size_filter(struct ddf_filter_req *f);
+bool ddfctl_fpr(const struct ddf_params *p, double *fpr);
 int cmd_size(int argc, char **argv);
 void print_duration(FILE *out, uint64_t ns);
 

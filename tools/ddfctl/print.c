@@ -182,9 +182,17 @@ static uint64_t attr_uint(const struct nlattr *a, enum atype t)
 	}
 }
 
+/*
+ * The attributes of set in buf, one a line (depth: indentation), or as a
+ * JSON object. ri, when given, is the rule the message decodes to: JSON
+ * adds what ddfctl computes from it (the filter's analytic rate).
+ */
 static void print_attrs(FILE *out, const struct aset *set, const void *buf,
-			size_t len, int depth, bool json)
+			size_t len, int depth, bool json,
+			const struct ddf_rule_info *ri)
 {
+	double fpr;
+
 	const struct nlattr *attr;
 	bool first = true;
 
@@ -221,7 +229,7 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 				fputc('\n', out);
 			print_attrs(out, d->nest, mnl_attr_get_payload(attr),
 				    mnl_attr_get_payload_len(attr), depth + 1,
-				    json);
+				    json, ri);
 			break;
 		case T_S32:
 			fprintf(out, json ? "%" PRId64 : " %" PRId64,
@@ -239,6 +247,9 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 			break;
 		}
 	}
+	if (json && ri && set == &filter_set &&
+	    ddfctl_fpr(&ri->rule.filter.params, &fpr))
+		fprintf(out, "%s\"fpr\": %.6g", first ? "" : ", ", fpr);
 	if (json)
 		fputc('}', out);
 }
@@ -263,7 +274,7 @@ void print_request(FILE *out, const struct nlmsghdr *nlh)
 		fputs(" dump", out);
 	fputc('\n', out);
 	attrs = genl_attrs(nlh, &len);
-	print_attrs(out, &top_set, attrs, len, 1, false);
+	print_attrs(out, &top_set, attrs, len, 1, false, NULL);
 }
 
 /* A rule as a GET reply (or a NEW request) carries it. */
@@ -460,6 +471,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 {
 	const struct ddf_rule_spec *r = &ri->rule;
 	const struct ddf_params *p = &r->filter.params;
+	double fpr;
 
 	fprintf(out, "%s: family %s hook %s priority %d", r->name,
 		family_name(r->family) ?: "?", hook_name(r->hook) ?: "?",
@@ -492,10 +504,11 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	}
 	print_shape(out, p);
 	print_hash(out, r);
-	/* the analytic rate is the core's, from the shape the kernel holds */
-	fprintf(out, "\n    memory %llu bytes fp rate %.3g analytic\n",
-		(unsigned long long)ri->bytes,
-		p->kind ? ddf_fpr_analytic(p) : 0.0);
+	fprintf(out, "\n    memory %llu bytes", (unsigned long long)ri->bytes);
+	/* the analytic rate of the shape the kernel holds, when there is one */
+	if (ddfctl_fpr(p, &fpr))
+		fprintf(out, " fpr %.3g", fpr);
+	fputc('\n', out);
 }
 
 void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
@@ -506,7 +519,8 @@ void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
 
 	if (ddfctl_json) {
 		attrs = genl_attrs(nlh, &len);
-		print_attrs(out, &top_set, attrs, len, 0, true);
+		print_attrs(out, &top_set, attrs, len, 0, true,
+			    decode_rule(nlh, &ri) ? NULL : &ri);
 		/* a dump's rules are items of one array, closed by the caller */
 		if (!(nlh->nlmsg_flags & NLM_F_MULTI))
 			fputc('\n', out);

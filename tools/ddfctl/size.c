@@ -49,6 +49,26 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 	return 0;
 }
 
+/*
+ * The analytic false-positive rate of resolved params, by the sizing code
+ * of `size`; false when the core has no model for them: a queue whose
+ * subfilters' kind has none (Theorem 5 needs their rate after n inserts).
+ */
+bool ddfctl_fpr(const struct ddf_params *p, double *fpr)
+{
+	double v;
+
+	if (!ddf_filter_type_by_kind(p->kind))
+		return false;
+	if (p->kind == DDF_KIND_QUEUE && ddf_queue_fpr_at(p, 0) < 0)
+		return false;
+	v = ddf_fpr_analytic(p);
+	if (!(v >= 0 && v <= 1))
+		return false;
+	*fpr = v;
+	return true;
+}
+
 void print_duration(FILE *out, uint64_t ns)
 {
 	static const struct { const char *unit; uint64_t ns; } u[] = {
