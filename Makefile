@@ -20,7 +20,8 @@ BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
 .PHONY: all check check-core check-freestanding setup clean help demo
-all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl
+all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
+	$(B)/ddfpkt
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -61,6 +62,12 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl $< \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
 		-lmnl -lm -o $@
+
+# ddfpkt, the integration scripts' packet tool: plain libc, copied into the
+# VMs' initramfs next to ddfctl.
+$(B)/ddfpkt: tests/netns/ddfpkt.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests
 	$(B)/ddfctl_msg_tests
