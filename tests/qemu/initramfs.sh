@@ -88,6 +88,11 @@ base() {
 		die "initramfs: build/ddfctl is missing (run make first)"
 	copy_bin "$root" "$DDF_ROOT/build/ddfctl"
 	cp "$DDF_ROOT/build/ddfctl" "$root/usr/bin/ddfctl"
+	# ddfpkt, which sends the duplicates and counts what arrived.
+	[ -x "$DDF_ROOT/build/ddfpkt" ] ||
+		die "initramfs: build/ddfpkt is missing (run make first)"
+	copy_bin "$root" "$DDF_ROOT/build/ddfpkt"
+	cp "$DDF_ROOT/build/ddfpkt" "$root/usr/bin/ddfpkt"
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"
