@@ -175,6 +175,25 @@ static void test_show_words(void)
 	} t[] = {
 		{ "h window 1000 hash siphash24", " hash siphash24\n", NULL, false },
 		{ "h window 1000", NULL, " hash ", false },
+		/* JSON: the numbers, each with the words it stands for */
+		{ "j family ip6 hook input proto udp key saddr,dport window 1000 hash siphash24 action mark 0x10/0xf0",
+		  "{\"name\": \"j\", \"family\": 10, \"family_name\": \"ip6\", "
+		  "\"hook\": 1, \"hook_name\": \"input\", \"priority\": 0, "
+		  "\"proto\": 17, \"proto_name\": \"udp\", "
+		  "\"key\": {\"form\": 1, \"form_name\": \"fields\", "
+		  "\"fields\": 17, \"fields_names\": [\"saddr\", \"dport\"]}, "
+		  "\"filter\": {\"kind\": 2, \"kind_name\": \"apbbf\", ", NULL, true },
+		{ "j family ip6 hook input proto udp key saddr,dport window 1000 hash siphash24 action mark 0x10/0xf0",
+		  "\"hash\": 1, \"hash_name\": \"siphash24\", \"bytes\": 4096, \"fpr\": ",
+		  NULL, true },
+		{ "j family ip6 hook input proto udp key saddr,dport window 1000 hash siphash24 action mark 0x10/0xf0",
+		  "\"action\": {\"type\": 1, \"type_name\": \"mark\", \"mark\": 16, \"mask\": 240}}\n",
+		  NULL, true },
+		{ "j window 1000", "\"key\": {\"form\": 0, \"form_name\": \"packet\", "
+		  "\"ignore\": 3, \"ignore_names\": [\"ttl\", \"ipv4csum\"], \"max_bytes\": 1500}",
+		  NULL, true },
+		{ "j ignore none window 1000", "\"ignore\": 0, \"ignore_names\": [], ", NULL, true },
+		{ "a\"b\\c window 1000", "{\"name\": \"a\\\"b\\\\c\", ", NULL, true },
 		{ "m window 1000 max-bytes 64 action count",
 		  "    key packet ignore ttl,ipv4csum max-bytes 64 action count\n", NULL,
 		  false },

@@ -128,45 +128,102 @@ static void print_mask(FILE *out, const struct ddf_word *t, uint32_t v)
 		fputs("none", out);
 }
 
-/* The words a number stands for, as the grammar spells them. */
+/* The word a number stands for, as the grammar spells it, or NULL. */
+static const char *meaning_word(const struct aset *set, unsigned int t,
+				uint64_t v)
+{
+	if (set == &top_set && t == DDF_A_FAMILY)
+		return family_name((uint8_t)v);
+	if (set == &top_set && t == DDF_A_HOOK)
+		return hook_name((uint8_t)v);
+	if (set == &top_set && t == DDF_A_L4PROTO)
+		return proto_name((uint8_t)v);
+	if (set == &filter_set &&
+	    (t == DDF_FILTER_A_KIND || t == DDF_FILTER_A_INNER_KIND))
+		return ddf_kind_name((uint32_t)v);
+	if (set == &filter_set && t == DDF_FILTER_A_HASH)
+		return hash_name((uint8_t)v);
+	if (set == &action_set && t == DDF_ACTION_A_TYPE)
+		return action_name((uint8_t)v);
+	if (set == &key_set && t == DDF_KEY_A_FORM)
+		return v == DDF_KEY_TYPE_PACKET ? "packet" :
+		       v == DDF_KEY_TYPE_FIELDS ? "fields" : NULL;
+	return NULL;
+}
+
+/* The words of a mask attribute's bits, or NULL. */
+static const struct ddf_word *meaning_mask(const struct aset *set,
+					   unsigned int t)
+{
+	if (set == &key_set && t == DDF_KEY_A_FIELDS)
+		return ddf_key_fields;
+	if (set == &key_set && t == DDF_KEY_A_IGNORE)
+		return ddf_key_ignores;
+	if (set == &top_set && t == DDF_A_RESET_FLAGS)
+		return reset_flags;
+	return NULL;
+}
+
+/* " (words)": what a number stands for, after it in a dry run */
 static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
 			  uint64_t v)
 {
-	const char *s = NULL;
+	const struct ddf_word *mask = meaning_mask(set, t);
+	const char *s = meaning_word(set, t, v);
 
-	if (set == &top_set && t == DDF_A_FAMILY)
-		s = family_name((uint8_t)v);
-	else if (set == &top_set && t == DDF_A_HOOK)
-		s = hook_name((uint8_t)v);
-	else if (set == &top_set && t == DDF_A_L4PROTO)
-		s = proto_name((uint8_t)v);
-	else if (set == &filter_set &&
-		 (t == DDF_FILTER_A_KIND || t == DDF_FILTER_A_INNER_KIND))
-		s = ddf_kind_name((uint32_t)v);
-	else if (set == &filter_set && t == DDF_FILTER_A_HASH)
-		s = hash_name((uint8_t)v);
-	else if (set == &action_set && t == DDF_ACTION_A_TYPE)
-		s = action_name((uint8_t)v);
-	else if (set == &key_set && t == DDF_KEY_A_FORM)
-		s = v == DDF_KEY_TYPE_PACKET ? "packet" : "fields";
 	if (s) {
 		fprintf(out, " (%s)", s);
-	} else if (set == &key_set && t == DDF_KEY_A_FIELDS) {
+	} else if (mask) {
 		fputs(" (", out);
-		print_mask(out, ddf_key_fields, (uint32_t)v);
-		fputc(')', out);
-	} else if (set == &key_set && t == DDF_KEY_A_IGNORE) {
-		fputs(" (", out);
-		print_mask(out, ddf_key_ignores, (uint32_t)v);
-		fputc(')', out);
-	} else if (set == &top_set && t == DDF_A_RESET_FLAGS) {
-		fputs(" (", out);
-		print_mask(out, reset_flags, (uint32_t)v);
+		print_mask(out, mask, (uint32_t)v);
 		fputc(')', out);
 	} else if (set == &filter_set && t == DDF_FILTER_A_WINDOW_NS) {
 		fputs(" (", out);
 		print_duration(out, v);
 		fputc(')', out);
+	}
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped */
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * Beside a number in JSON, the words it stands for: "family_name": "ip6",
+ * and for a mask "fields_names": ["saddr", "daddr"].
+ */
+static void json_meaning(FILE *out, const struct adesc *d,
+			 const struct aset *set, unsigned int t, uint64_t v)
+{
+	const struct ddf_word *mask = meaning_mask(set, t);
+	const char *s = meaning_word(set, t, v);
+	bool first = true;
+
+	if (s) {
+		fprintf(out, ", \"%s_name\": ", d->json);
+		json_str(out, s);
+	} else if (mask) {
+		fprintf(out, ", \"%s_names\": [", d->json);
+		for (; mask->name; mask++)
+			if (v & mask->value) {
+				fprintf(out, "%s\"%s\"", first ? "" : ", ",
+					mask->name);
+				first = false;
+			}
+		fputc(']', out);
 	}
 }
 
@@ -211,8 +268,10 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 		first = false;
 		switch (d->type) {
 		case T_STR:
-			fprintf(out, json ? "\"%s\"" : " \"%s\"\n",
-				mnl_attr_get_str(attr));
+			if (json)
+				json_str(out, mnl_attr_get_str(attr));
+			else
+				fprintf(out, " \"%s\"\n", mnl_attr_get_str(attr));
 			break;
 		case T_BIN: {
 			const uint8_t *p = mnl_attr_get_payload(attr);
@@ -240,7 +299,10 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 		default:
 			fprintf(out, json ? "%" PRIu64 : " %" PRIu64,
 				attr_uint(attr, d->type));
-			if (!json) {
+			if (json) {
+				json_meaning(out, d, set, t,
+					     attr_uint(attr, d->type));
+			} else {
 				print_meaning(out, set, t, attr_uint(attr, d->type));
 				fputc('\n', out);
 			}
