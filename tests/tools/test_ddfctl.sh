@@ -24,6 +24,8 @@ grep -q '^  rule reset  NAME \[filter\] ' "$tmp/out" && ok ||
 	bad "--help shows reset's filter word"
 grep -q '^  show .* analytic fpr$' "$tmp/out" && ok ||
 	bad "--help says show gives the analytic fpr"
+grep -q '^  restore .* all or none$' "$tmp/out" && ok ||
+	bad "--help says restore is all or none"
 "$CTL" rule add --help >"$tmp/out"
 grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"
@@ -252,12 +254,40 @@ printf '  DDF_A_RESET_FLAGS 1 (filter)\n' >>"$tmp/want"
 printf '# saved\nrule add a window 1000\n\nrule add b window 2000 action count\n' |
 	"$CTL" -n restore >"$tmp/out"
 [ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = 2 ] && ok || bad "restore of 2 rules"
-if printf 'rule del a\n' | "$CTL" -n restore 2>"$tmp/err"; then
-	bad "restore took a rule del line"
-else
-	grep -qF "line 1: 'rule' is not a 'rule add' line" "$tmp/err" && ok ||
-		bad "restore names the line: $(cat "$tmp/err")"
-fi
+grep -qxF '  DDF_A_NAME "b"' "$tmp/out" && ok || bad "restore sends rule b"
+
+# Test that restore parses every line before it sends anything: a bad line
+# anywhere is named with the parser's sentence, and no request goes out
+# (table: what stderr must say, then the lines, \n-separated)
+while IFS='|' read -r want lines; do
+	[ -z "$want" ] && continue
+	if printf "$lines" | "$CTL" -n restore >"$tmp/out" 2>"$tmp/err"; then
+		bad "restore of '$lines' succeeded"
+		continue
+	fi
+	grep -qF -- "$want" "$tmp/err" && grep -qF 'restore: no rule was added' "$tmp/err" &&
+		ok || bad "restore of '$lines' does not say '$want': $(cat "$tmp/err")"
+	[ -s "$tmp/out" ] && bad "restore of '$lines' sent: $(head -3 "$tmp/out")"
+done <<'TABLE'
+line 1: 'del' is not a 'rule add' line|rule del a\n
+line 3: 'show' is not a 'rule add' line|rule add a window 1000\n# x\nshow\n
+line 2: window: '3parsecs' is not a count or a duration|rule add a window 1000\nrule add b window 3parsecs\n
+line 3: hash: 'md5' is not siphash13 or siphash24|rule add a window 1000\n\nrule add b window 10 hash md5\nrule add c window 10\n
+line 2: max-bytes: '0' is not|rule add a window 1000\nrule add b window 10 max-bytes 0\n
+line 2: rule add: needs a NAME|rule add a window 1000\nrule add\n
+line 3: rule 'a' is on line 1 already|rule add a window 1000\nrule add b window 10\nrule add a window 10\n
+TABLE
+
+# Test that a line too long for restore, or with too many words, is refused
+# rather than cut
+{ echo "rule add a window 1000"; printf 'rule add b window 1000 %05000d\n' 0; } |
+	"$CTL" -n restore >"$tmp/out" 2>"$tmp/err" && bad "a 5000-byte line restored" ||
+	{ grep -qF 'line 2 is longer than 4094 bytes' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		ok || bad "long line: $(cat "$tmp/err")"; }
+{ printf 'rule add a window 1000'; for i in $(seq 70); do printf ' hook input'; done; echo; } |
+	"$CTL" -n restore >"$tmp/out" 2>"$tmp/err" && bad "a 142-word line restored" ||
+	{ grep -qF 'line 1 has more than 128 words' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		ok || bad "many words: $(cat "$tmp/err")"; }
 
 # Test that talking to a kernel without the module says what is missing
 if [ -z "$(grep -w '^ddf' /proc/net/genetlink 2>/dev/null || true)" ] &&

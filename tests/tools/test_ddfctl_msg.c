@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
@@ -330,6 +331,113 @@ static void test_show_stats(void)
 	free(text);
 }
 
+/*
+ * restore against a kernel that refuses: a sender that logs each request
+ * ("+name" an add, "-name" a delete) and refuses the names listed.
+ */
+static char sent[512];
+static const char *refuse_add, *refuse_del;
+
+static int fake_send(const struct ddf_cmd_req *req)
+{
+	bool add = req->op == OP_RULE_ADD;
+
+	snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent), "%s%c%s",
+		 sent[0] ? " " : "", add ? '+' : '-', req->rule.name);
+	if (req->op != OP_RULE_ADD && req->op != OP_RULE_DEL)
+		return -1;
+	if (add && refuse_add && !strcmp(req->rule.name, refuse_add))
+		return ddfctl_err("rule add: the kernel refused: test");
+	if (!add && refuse_del && !strcmp(req->rule.name, refuse_del))
+		return ddfctl_err("rule del: no rule named '%s'",
+				  req->rule.name);
+	return 0;
+}
+
+/* restore of text with fake_send; stderr into err (free it) */
+static int restore_text(const char *text, char **err)
+{
+	struct restore_set s;
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	FILE *cap = tmpfile();
+	int saved, ret;
+	long n;
+
+	sent[0] = 0;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(cap), 2);
+	ret = restore_read(in, &s);
+	if (!ret)
+		ret = restore_apply(&s, fake_send);
+	restore_free(&s);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(in);
+	n = ftell(cap);
+	*err = calloc(1, n + 1);
+	rewind(cap);
+	if (fread(*err, 1, n, cap) != (size_t)n)
+		(*err)[0] = 0;
+	fclose(cap);
+	return ret;
+}
+
+/* Test that restore adds all or nothing, and names the refused line */
+static void test_restore(void)
+{
+	static const char file[] = "# saved\n"
+				   "rule add a window 1000\n"
+				   "rule add b filter qqhtd window 2000\n"
+				   "\n"
+				   "rule add c window 3000 hash siphash24\n"
+				   "rule add d window 4000\n";
+	static const struct {
+		const char *refuse_add, *refuse_del, *text, *sent, *err;
+		int ret;
+	} t[] = {
+		{ NULL, NULL, file, "+a +b +c +d", "", 0 },
+		/* the third rule refused: the two before it go, newest first */
+		{ "c", NULL, file, "+a +b +c -b -a",
+		  "ddfctl: restore: line 5: rule add: the kernel refused: test\n"
+		  "ddfctl: restore: line 5 was refused; the 2 rules added before it were deleted again\n",
+		  -1 },
+		/* the first refused: nothing to undo */
+		{ "a", NULL, file, "+a",
+		  "ddfctl: restore: line 2 was refused; no rule had been added\n", -1 },
+		/* an undo that fails is named, and the others still run */
+		{ "d", "b", file, "+a +b +c +d -c -b -a",
+		  "ddfctl: restore: undoing line 3: rule del: no rule named 'b'\n"
+		  "ddfctl: restore: line 6 was refused, and 1 of the 3 rules added before it could not be deleted again\n",
+		  -1 },
+		/* a bad line, even the last, and nothing is sent */
+		{ NULL, NULL,
+		  "rule add a window 1000\nrule add b window 1000\nrule add c window 1 parsec\n",
+		  "", "ddfctl: restore: line 3: rule add: 'parsec' is not a keyword", -1 },
+		{ NULL, NULL, "rule add a window 1000\nrule add a window 2000\n", "",
+		  "ddfctl: restore: line 2: rule 'a' is on line 1 already\n", -1 },
+		/* nothing to do is no error */
+		{ NULL, NULL, "# empty\n\n", "", "", 0 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *err;
+		int ret;
+
+		refuse_add = t[i].refuse_add;
+		refuse_del = t[i].refuse_del;
+		ret = restore_text(t[i].text, &err);
+		CHECK(ret == t[i].ret, "restore %u returned %d", i, ret);
+		CHECK(!strcmp(sent, t[i].sent), "restore %u sent '%s', not '%s'",
+		      i, sent, t[i].sent);
+		CHECK(t[i].err[0] ? strstr(err, t[i].err) != NULL : !err[0],
+		      "restore %u said '%s', not '%s'", i, err, t[i].err);
+		free(err);
+	}
+	refuse_add = refuse_del = NULL;
+}
+
 int main(void)
 {
 	static const char *const rules[] = {
@@ -355,6 +463,7 @@ int main(void)
 	test_saved_words();
 	test_show_words();
 	test_show_stats();
+	test_restore();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

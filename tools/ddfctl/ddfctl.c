@@ -141,40 +141,6 @@ static int cmd_save(int argc, char **argv)
 	return ddfctl_run(&req);
 }
 
-/* restore: the `rule add` lines of save, one rule a line, '#' comments */
-static int cmd_restore(int argc, char **argv)
-{
-	char line[4096];
-	int lineno = 0, bad = 0;
-
-	if (argc)
-		return ddfctl_err("restore: '%s' is not expected (the rules come on stdin)",
-				  argv[0]);
-	while (fgets(line, sizeof(line), stdin)) {
-		char *words[128], *save, *w;
-		int n = 0;
-
-		lineno++;
-		for (w = strtok_r(line, " \t\r\n", &save); w && n < 128;
-		     w = strtok_r(NULL, " \t\r\n", &save))
-			words[n++] = w;
-		if (!n || words[0][0] == '#')
-			continue;
-		if (n < 2 || strcmp(words[0], "rule") || strcmp(words[1], "add")) {
-			ddfctl_err("restore: line %d: '%s' is not a 'rule add' line",
-				   lineno, words[0]);
-			bad = 1;
-			continue;
-		}
-		if (rule_add(n - 2, words + 2)) {
-			fprintf(stderr, "ddfctl: restore: line %d refused\n",
-				lineno);
-			bad = 1;
-		}
-	}
-	return bad ? -1 : 0;
-}
-
 static const struct ddf_command rule_cmds[] = {
 	{ "add", "NAME [options]", "create a rule (rule add --help)", rule_add },
 	{ "del", "NAME", "delete a rule", rule_del },
@@ -194,7 +160,7 @@ static const struct ddf_command commands[] = {
 	  cmd_show },
 	{ "stats", "[NAME]", "counters of a rule, or of all", cmd_stats },
 	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
-	{ "restore", "", "add the rules of 'save' lines on stdin",
+	{ "restore", "", "add the rules of 'save' lines on stdin, all or none",
 	  cmd_restore },
 	{ "size", "filter KIND window W (fpr P | memory SIZE)",
 	  "size a filter (no kernel needed)", cmd_size },

@@ -74,6 +74,9 @@ extern bool ddfctl_dry_run;
 
 /* parse.c: 0, or -1 after printing a sentence to stderr */
 int ddfctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* prefix the sentences of ddfctl_err() until called with NULL */
+void ddfctl_err_where(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r);
 int parse_name(const char *word, char *name);
 int parse_count(const char *what, const char *s, uint64_t *out);
@@ -94,6 +97,28 @@ void print_duration(FILE *out, uint64_t ns);
 /* nl.c: build a request for req; send it, or print it (dry run) */
 struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);
 int ddfctl_run(const struct ddf_cmd_req *req);
+
+/*
+ * restore.c: all or nothing. Every line is parsed before anything is sent;
+ * then the rules are added in order, and if the kernel refuses one, the
+ * rules added before it are deleted again, newest first.
+ */
+struct restore_rule {
+	unsigned int line;
+	struct ddf_rule_spec rule;
+};
+
+struct restore_set {
+	struct restore_rule *v;
+	size_t n, cap;
+};
+
+typedef int (*restore_send_fn)(const struct ddf_cmd_req *req);
+
+int restore_read(FILE *in, struct restore_set *s);
+int restore_apply(const struct restore_set *s, restore_send_fn send);
+void restore_free(struct restore_set *s);
+int cmd_restore(int argc, char **argv);
 
 /* print.c: decode a ddf message's attributes, as text or JSON */
 struct nlmsghdr;

@@ -16,11 +16,26 @@
 #include "ddfctl.h"
 #include "ddf_registry.h"
 
+/* where the words being parsed or sent came from, as "restore: line 3: " */
+static char err_where[64];
+
+void ddfctl_err_where(const char *fmt, ...)
+{
+	va_list ap;
+
+	err_where[0] = 0;
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err_where, sizeof(err_where), fmt, ap);
+	va_end(ap);
+}
+
 int ddfctl_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ddfctl: ", stderr);
+	fprintf(stderr, "ddfctl: %s", err_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
