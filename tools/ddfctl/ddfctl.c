@@ -144,8 +144,8 @@ static int cmd_save(int argc, char **argv)
 static const struct ddf_command rule_cmds[] = {
 	{ "add", "NAME [options]", "create a rule (rule add --help)", rule_add },
 	{ "del", "NAME", "delete a rule", rule_del },
-	{ "reset", "NAME [filter]", "zero a rule's counters (filter: empty its filter too)",
-	  rule_reset },
+	{ "reset", "NAME [filter]",
+	  "zero a rule's counters (filter: empty its filter too)", rule_reset },
 	{ "flush", "", "delete every rule", rule_flush },
 	{ NULL },
 };

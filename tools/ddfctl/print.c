@@ -248,10 +248,9 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 			size_t len, int depth, bool json,
 			const struct ddf_rule_info *ri)
 {
-	double fpr;
-
 	const struct nlattr *attr;
 	bool first = true;
+	double fpr;
 
 	if (json)
 		fputc('{', out);
