@@ -38,8 +38,9 @@ static struct netlink_range_validation nf_ddf_max_bytes_range = {
 	.max = DDF_KEY_MAX_BYTES_MAX,
 };
 
+/* 0: a kind without a window (SBF family); resolve() says which may */
 static struct netlink_range_validation nf_ddf_window_range = {
-	.min = 1,
+	.min = 0,
 	.max = DDF_MAX_WINDOW,
 };
 

@@ -48,7 +48,7 @@ waitiface() {
 	local i
 	for i in $(seq 100); do
 		[[ $(ip netns exec "$1" cat "/sys/class/net/$2/operstate") == up ]] && return
-		read -r -t .1 -N 0 </dev/zero || true
+		sleep 0.1
 	done
 	fail "$2 in $1 did not come up"
 }

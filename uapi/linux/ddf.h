@@ -13,7 +13,10 @@
  *   DDF_A_PRIORITY        s32  netfilter priority; same hook: in order
  *   DDF_A_IIFNAME         string, < IFNAMSIZ: only packets in on it
  *   DDF_A_OIFNAME         string, < IFNAMSIZ: only packets out on it
- *   DDF_A_L4PROTO         u8   only this IP protocol
+ *   DDF_A_L4PROTO         u8   only this IP protocol (the protocol the
+ *                              extension header walk ends at; a non-first
+ *                              fragment's is its fragment header's next
+ *                              header): others pass the rule untouched
  *   DDF_A_KEY          N  what identifies a copy of a packet
  *     DDF_KEY_A_FORM        u8   enum ddf_key_type
  *     DDF_KEY_A_FIELDS      u32  DDF_KEY_FIELD_* (form fields)
@@ -24,7 +27,9 @@
  *   DDF_A_FILTER       N  the sliding-window filter, resolved parameters
  *     DDF_FILTER_A_KIND     u32  enum ddf_filter_kind
  *     DDF_FILTER_A_WINDOW   u64  elements (count window), or the most
- *                              elements expected per DDF_FILTER_A_WINDOW_NS
+ *                              elements expected per DDF_FILTER_A_WINDOW_NS;
+ *                              0 for the kinds without one (sbf, rsbf,
+ *                              bsbf, bsbfsd, rlbsbf forget at random)
  *     DDF_FILTER_A_WINDOW_NS u64 time window, 10 us .. 1 h
  *     DDF_FILTER_A_K, _L    u32  shape (kinds that have one)
  *     DDF_FILTER_A_M        u64  slice bits, blocks or rows (per kind)
