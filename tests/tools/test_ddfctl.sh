@@ -30,6 +30,17 @@ grep -q '^  restore .* all or none$' "$tmp/out" && ok ||
 grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"
 
+# Test that --help, rule add --help, size --help and the man page document
+# the kinds without a window
+for how in "--help" "rule add --help" "size --help"; do
+	# shellcheck disable=SC2086
+	"$CTL" $how >"$tmp/out"
+	grep -q 'sbf rsbf bsbf bsbfsd rlbsbf' "$tmp/out" && ok ||
+		bad "$how names the kinds without a window"
+done
+grep -q 'sbf, rsbf, bsbf, bsbfsd' tools/ddfctl/ddfctl.8 && ok ||
+	bad "ddfctl.8 documents the kinds without a window"
+
 # Test that size answers --help, and that the man page renders cleanly
 "$CTL" size --help | grep -q '^usage: ddfctl \[-j\] size ' && ok ||
 	bad "size --help"
@@ -58,6 +69,35 @@ qqhtd 100000 fpr 1e-4
 qhtd 1000000 fpr 1e-5
 LIST
 
+# Test that the kinds without a window are sized by memory alone, or with
+# fpr as the target, as ddfbench sizes them with window 0
+while read -r kind memory fpr; do
+	more=() bmore=()
+	[ -n "$fpr" ] && more=(fpr "$fpr") bmore=(--fpr "$fpr")
+	"$CTL" -j size filter "$kind" memory "$memory" "${more[@]}" >"$tmp/ctl"
+	"$BENCH" size --json --filter "$kind" --window 0 --memory "$memory" \
+		"${bmore[@]}" >"$tmp/bench"
+	if cmp -s "$tmp/ctl" "$tmp/bench"; then
+		ok
+	else
+		bad "size $kind memory $memory $fpr:" \
+			"$(cat "$tmp/ctl") vs $(cat "$tmp/bench")"
+	fi
+done <<'LIST'
+sbf 1048576
+sbf 262144 1e-3
+rsbf 1048576 0.05
+bsbf 65536
+bsbfsd 1048576
+rlbsbf 1048576 0.05
+LIST
+"$CTL" size filter sbf memory 1M >"$tmp/out"
+for want in 'filter      sbf' 'shape       k=2 l=0 m=4193280 d=2 P=39' \
+	'window      none: sbf forgets at random' 'memory      1048576 bytes' \
+	'fp rate     0.0194 analytic'; do
+	grep -qxF "$want" "$tmp/out" && ok || bad "size of sbf prints '$want'"
+done
+
 # Test that size without a kernel prints shape, memory, bits per element
 # and the analytic rate, and defaults to fpr 1e-6
 "$CTL" size filter apbbf window 1000000 >"$tmp/out"
@@ -72,6 +112,22 @@ done
 "$CTL" size window 100k/250ms >"$tmp/out"
 grep -qxF 'window      100206 packets per 250ms' "$tmp/out" && ok ||
 	bad "size of a time window: $(cat "$tmp/out")"
+
+# Test that the kinds without a window send WINDOW 0 and no WINDOW_NS,
+# sized as ddfctl size says
+for kind in sbf rsbf bsbf bsbfsd rlbsbf; do
+	"$CTL" -n rule add s filter "$kind" memory 256K >"$tmp/out"
+	"$CTL" -j size filter "$kind" memory 256K >"$tmp/size"
+	m=$(sed -n 's/.*"m": \([0-9]*\).*/\1/p' "$tmp/size")
+	grep -qxF '    DDF_FILTER_A_WINDOW 0' "$tmp/out" &&
+		grep -qxF "    DDF_FILTER_A_M $m" "$tmp/out" &&
+		! grep -q WINDOW_NS "$tmp/out" && ok ||
+		bad "$kind request: $(cat "$tmp/out")"
+done
+"$CTL" -n rule add s filter sbf memory 1M fpr 1e-3 >"$tmp/out"
+"$CTL" -n rule add s filter sbf memory 1M >"$tmp/b"
+grep -q 'DDF_FILTER_A_DECREMENTS' "$tmp/out" && ! cmp -s "$tmp/out" "$tmp/b" &&
+	ok || bad "fpr beside memory is sbf's target: $(cat "$tmp/out")"
 
 # Test that each bad command exits non-zero with a sentence naming the bad
 # word (table: the word the message must quote, then the arguments)
@@ -156,6 +212,21 @@ rule reset: needs a NAME|-n rule reset
 'bloom'|size filter bloom window 100
 '3 parsecs'|size window '3 parsecs'
 '1M' given with fpr|size window 100 fpr 1e-3 memory 1M
+'1e-3' given with memory|-n rule add r memory 1M fpr 1e-3 window 100
+'1M' given with fpr|-n rule add r filter exact fpr 1e-3 window 100 memory 1M
+window: '100' given, but sbf has no window: it forgets at random; size it with memory SIZE|-n rule add r filter sbf window 100 memory 1M
+window: '1k' given, but rsbf has no window|-n rule add r window 1k filter rsbf memory 1M
+window: '0' given, but bsbf has no window|-n rule add r filter bsbf window 0 memory 64K
+window: '2ms' given, but rlbsbf has no window|-n rule add r filter rlbsbf window 2ms memory 64K
+rule add: 'r' has filter bsbfsd, which has no window (it forgets at random) and is sized by memory|-n rule add r filter bsbfsd
+fpr: '1e-3' alone does not size rlbsbf|-n rule add r filter rlbsbf fpr 1e-3
+shape: given with memory|-n rule add r filter sbf memory 1M shape k=2
+fpr: '0.05' with memory 65536 bytes gives no bsbfsd filter|-n rule add r filter bsbfsd memory 64K fpr 0.05
+rule add: 'r' needs a window|-n rule add r filter exact memory 1M
+rule add: 'r' needs a window|-n rule add r filter cuckoo fpr 1e-3
+size: filter sbf has no window|size filter sbf
+window: '1000' given, but sbf has no window|size filter sbf window 1000 memory 1M
+size: needs a window|size filter apbf memory 1M
 TABLE
 [ "$n" -ge 20 ] && ok || bad "the bad-input table has only $n rows"
 
@@ -256,6 +327,12 @@ printf '# saved\nrule add a window 1000\n\nrule add b window 2000 action count\n
 [ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = 2 ] && ok || bad "restore of 2 rules"
 grep -qxF '  DDF_A_NAME "b"' "$tmp/out" && ok || bad "restore sends rule b"
 
+# Test that restore takes save's lines of the kinds without a window
+printf 'rule add s filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39\nrule add b filter rlbsbf shape k=3,m=4096\n' |
+	"$CTL" -n restore >"$tmp/out"
+[ "$(grep -c '^    DDF_FILTER_A_WINDOW 0$' "$tmp/out")" = 2 ] && ok ||
+	bad "restore of sbf and rlbsbf lines: $(cat "$tmp/out")"
+
 # Test that restore parses every line before it sends anything: a bad line
 # anywhere is named with the parser's sentence, and no request goes out
 # (table: what stderr must say, then the lines, \n-separated)
@@ -276,6 +353,8 @@ line 3: hash: 'md5' is not siphash13 or siphash24|rule add a window 1000\n\nrule
 line 2: max-bytes: '0' is not|rule add a window 1000\nrule add b window 10 max-bytes 0\n
 line 2: rule add: needs a NAME|rule add a window 1000\nrule add\n
 line 3: rule 'a' is on line 1 already|rule add a window 1000\nrule add b window 10\nrule add a window 10\n
+line 2: window: '10' given, but sbf has no window|rule add a window 1000\nrule add b filter sbf window 10 memory 1M\n
+line 1: rule add: 'b' needs a window|rule add b filter exact shape k=1\n
 TABLE
 
 # Test that a line too long for restore, or with too many words, is refused

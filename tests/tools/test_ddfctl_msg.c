@@ -212,6 +212,16 @@ static void test_show_words(void)
 		  "    memory 4096 bytes\n", "fpr", false },
 		{ "q filter queue window 1000 shape inner_kind=apbbf,subfilters=4,k=3,l=10,m=7,block_bits=512,block_hashes=8",
 		  "\"bytes\": 4096}", "fpr", true },
+		/* no window: none is shown, and the request's 0 is in JSON */
+		{ "s filter sbf memory 1M",
+		  "\n    filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39\n"
+		  "    memory 4096 bytes fpr 0.0194\n", "window", false },
+		{ "s filter sbf memory 1M",
+		  "\"filter\": {\"kind\": 7, \"kind_name\": \"sbf\", \"window\": 0, \"k\": 2, ",
+		  NULL, true },
+		{ "b filter bsbf memory 64K fpr 0.05",
+		  "\n    filter bsbf shape k=5,m=",
+		  "window", false },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -264,6 +274,14 @@ static void test_saved_words(void)
 		/* the rate is shown, never saved: the shape says it all */
 		{ "w window 1000000", NULL, "fpr" },
 		{ "w window 1000 fpr 1e-3", NULL, "fpr" },
+		/* the kinds without a window save none: restore refuses one */
+		{ "s filter sbf memory 1M", " filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39 ",
+		  "window" },
+		{ "r filter rsbf memory 256K fpr 0.05", " filter rsbf shape k=5,m=418688,p_star=128849019 ",
+		  "window" },
+		{ "b filter bsbf memory 64K", " filter bsbf shape k=2,", "window" },
+		{ "b filter bsbfsd memory 64K", " filter bsbfsd shape k=2,", "window" },
+		{ "b filter rlbsbf memory 64K fpr 0.2", " filter rlbsbf shape k=", "window" },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -419,6 +437,15 @@ static void test_restore(void)
 		  "ddfctl: restore: line 2: rule 'a' is on line 1 already\n", -1 },
 		/* nothing to do is no error */
 		{ NULL, NULL, "# empty\n\n", "", "", 0 },
+		/* save's lines of the kinds without a window */
+		{ NULL, NULL,
+		  "rule add s filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39\n"
+		  "rule add b filter bsbf memory 64K fpr 0.05\n",
+		  "+s +b", "", 0 },
+		{ NULL, NULL,
+		  "rule add a window 1000\nrule add s filter sbf window 1000 shape k=2,m=64,cell_bits=2,decrements=1\n",
+		  "", "ddfctl: restore: line 2: window: '1000' given, but sbf has no window: it forgets at random; size it with memory SIZE",
+		  -1 },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -456,6 +483,14 @@ int main(void)
 		"l filter cuckoo window 10000 fpr 1e-3",
 		"m filter cshf window 10000 fpr 1e-3",
 		"o filter queue window 1000 shape inner_kind=shf,subfilters=4,fp_bits=16",
+		/* no window: sized by memory, fpr beside it the target */
+		"s filter sbf memory 1M",
+		"s2 filter sbf memory 256K fpr 1e-3",
+		"t filter rsbf memory 256K fpr 0.05",
+		"u filter bsbf memory 64K",
+		"v filter bsbfsd memory 64K action count",
+		"w2 filter rlbsbf memory 1M fpr 0.05 seed 000102030405060708090a0b0c0d0e0f",
+		"x filter bsbf shape k=3,m=4096",
 	};
 
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)

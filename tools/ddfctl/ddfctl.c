@@ -25,7 +25,8 @@ static const char rule_add_help[] =
 	"                        [key packet | key FIELD[,FIELD...]] [payload OFF:LEN]\n"
 	"                        [ignore FIELD[,...]|none] [max-bytes N]\n"
 	"                        [filter KIND]\n"
-	"                        window N|N/DURATION [fpr P | memory SIZE | shape S]\n"
+	"                        [window N|N/DURATION]\n"
+	"                        [fpr P | memory SIZE | shape S]\n"
 	"                        [seed HEX] [hash siphash13|siphash24]\n"
 	"                        [action drop|count|mark VALUE[/MASK]]\n"
 	"  NAME      1 to 31 bytes\n"
@@ -37,7 +38,12 @@ static const char rule_add_help[] =
 	"  max-bytes key packet: the first N bytes of the packet are hashed\n"
 	"            (1 .. 65535)\n"
 	"  window    N packets (k, M), or N/DURATION: at most N packets within\n"
-	"            DURATION (ns us ms s m h, 10us .. 1h)\n"
+	"            DURATION (ns us ms s m h, 10us .. 1h). Required, except\n"
+	"            by the kinds that have none:\n"
+	"  KIND      apbf apbbf qht qhtd qqhtd sqf a2 bdbf cuckoo exact shf\n"
+	"            cshf queue need a window; sbf rsbf bsbf bsbfsd rlbsbf have\n"
+	"            none (they forget at random): leave window out, give\n"
+	"            memory SIZE, and fpr P beside it as the target if wanted\n"
 	"  fpr       target false-positive rate in (0, 1): the smallest filter\n"
 	"  memory    SIZE: bytes, or with K, M, G: the lowest rate that fits\n"
 	"  shape     NAME=V[,...]: the resolved parameters themselves (as save\n"
@@ -162,7 +168,7 @@ static const struct ddf_command commands[] = {
 	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
 	{ "restore", "", "add the rules of 'save' lines on stdin, all or none",
 	  cmd_restore },
-	{ "size", "filter KIND window W (fpr P | memory SIZE)",
+	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE]",
 	  "size a filter (no kernel needed)", cmd_size },
 	{ "help", "", "this list", cmd_help },
 	{ NULL },
@@ -184,6 +190,9 @@ static void usage(FILE *out)
 		if (strcmp(c->name, "rule"))
 			fprintf(out, "  %-11s %-44s %s\n", c->name, c->args,
 				c->help);
+	fputs("window W (rule add, size): N packets, or N/DURATION (at most N\n"
+	      "  packets within DURATION); none for sbf rsbf bsbf bsbfsd rlbsbf,\n"
+	      "  sized by memory SIZE\n", out);
 }
 
 static int cmd_help(int argc, char **argv)

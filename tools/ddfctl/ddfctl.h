@@ -36,9 +36,9 @@ enum ddfctl_op {
 /* What the user asked of the filter, and what sizing made of it. */
 struct ddf_filter_req {
 	uint32_t kind;
-	uint64_t window; /* elements, or elements per window_ns */
+	uint64_t window; /* elements, or elements per window_ns; 0: none */
 	uint64_t window_ns; /* 0: count window */
-	double fpr; /* 0 when memory is given */
+	double fpr; /* 0 when memory alone is given */
 	uint64_t memory; /* 0 when fpr is given */
 	bool shape; /* params given as a shape: resolve, do not size */
 	struct ddf_params params; /* resolved by ddfctl_size_filter() */
@@ -83,6 +83,19 @@ int parse_count(const char *what, const char *s, uint64_t *out);
 int parse_duration(const char *what, const char *s, uint64_t *ns);
 int parse_size(const char *what, const char *s, uint64_t *out);
 int parse_window(const char *s, struct ddf_filter_req *f);
+
+/*
+ * The filter's words, checked once all are read (filter KIND may come after
+ * the window): the argument of window, fpr and memory as given (NULL when
+ * absent; fpr_last: fpr came after memory), and whether a shape was given.
+ * name: the rule's, or NULL for size.
+ */
+struct filter_words {
+	const char *window, *fpr, *memory;
+	bool fpr_last, shape;
+};
+int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
+		       const char *name);
 int parse_fpr(const char *s, double *out);
 int parse_kind(const char *s, uint32_t *kind);
 int parse_shape(const char *s, struct ddf_params *p);

@@ -296,6 +296,68 @@ int parse_window(const char *s, struct ddf_filter_req *f)
 	return 0;
 }
 
+/* sbf and the BSBF family: no window, they forget at random */
+static bool kind_windowless(uint32_t kind)
+{
+	return kind == DDF_KIND_SBF || kind == DDF_KIND_RSBF ||
+	       kind == DDF_KIND_BSBF || kind == DDF_KIND_BSBFSD ||
+	       kind == DDF_KIND_RLBSBF;
+}
+
+/*
+ * Kinds with a window need one, and take fpr or memory. The kinds without
+ * one forget at random (ddf_sbf.c, ddf_bsbf.c): no window, and sized by
+ * memory, where fpr, if given beside it, is the target their sizing picks
+ * SBF's decrements or the BSBF family's k for (ddf_size.h).
+ */
+int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
+		       const char *name)
+{
+	const char *kind = ddf_kind_name(f->kind);
+
+	if (kind_windowless(f->kind)) {
+		if (w->window)
+			return ddfctl_err("window: '%s' given, but %s has no window: it forgets at random; size it with memory SIZE (fpr P beside it sets the target rate)",
+					  w->window, kind);
+		if (w->shape && (w->fpr || w->memory))
+			return ddfctl_err("shape: given with %s: a shape is not sized, give one of them",
+					  w->fpr ? "fpr" : "memory");
+		if (!w->shape && !w->memory && w->fpr)
+			return ddfctl_err("fpr: '%s' alone does not size %s: it is sized by memory; give memory SIZE beside it",
+					  w->fpr, kind);
+		if (!w->shape && !w->memory && name)
+			return ddfctl_err("rule add: '%s' has filter %s, which has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally), or shape S",
+					  name, kind);
+		if (!w->shape && !w->memory)
+			return ddfctl_err("size: filter %s has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally)",
+					  kind);
+		f->window = f->window_ns = 0;
+		if (!w->fpr)
+			f->fpr = 0;
+		return 0;
+	}
+	if (!w->window && name)
+		return ddfctl_err("rule add: '%s' needs a window (window N or window N/DURATION)",
+				  name);
+	if (!w->window)
+		return ddfctl_err("size: needs a window (window N or window N/DURATION)");
+	if (parse_window(w->window, f))
+		return -1;
+	if (w->fpr && w->memory) {
+		if (w->fpr_last)
+			return ddfctl_err("fpr: '%s' given with memory: give one of them",
+					  w->fpr);
+		return ddfctl_err("memory: '%s' given with fpr: give one of them",
+				  w->memory);
+	}
+	if (w->shape && (w->fpr || w->memory))
+		return ddfctl_err("shape: given with %s: a shape is not sized, give one of them",
+				  w->fpr ? "fpr" : "memory");
+	if (!w->fpr)
+		f->fpr = w->memory ? 0 : 1e-6; /* the default target */
+	return 0;
+}
+
 int parse_fpr(const char *s, double *out)
 {
 	char *end;
@@ -591,7 +653,7 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 {
 	const char *ignore_word = NULL;
 	bool payload_given = false;
-	bool seen_fpr = false, seen_mem = false, seen_shape = false;
+	struct filter_words fw = { 0 };
 	const char *key_word = "packet";
 	const char *max_bytes_word = NULL;
 	const char *arg;
@@ -682,30 +744,26 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 			if (parse_kind(arg, &r->filter.kind))
 				return -1;
 		} else if (!strcmp(kw, "window")) {
+			/* parsed once the kind is known: some have none */
 			NEXT_ARG(kw);
-			if (parse_window(arg, &r->filter))
-				return -1;
+			fw.window = arg;
 		} else if (!strcmp(kw, "fpr")) {
 			NEXT_ARG(kw);
-			if (seen_mem)
-				return ddfctl_err("fpr: '%s' given with memory: give one of them",
-						  arg);
 			if (parse_fpr(arg, &r->filter.fpr))
 				return -1;
-			seen_fpr = true;
+			fw.fpr = arg;
+			fw.fpr_last = true;
 		} else if (!strcmp(kw, "memory")) {
 			NEXT_ARG(kw);
-			if (seen_fpr)
-				return ddfctl_err("memory: '%s' given with fpr: give one of them",
-						  arg);
 			if (parse_size("memory", arg, &r->filter.memory))
 				return -1;
-			seen_mem = true;
+			fw.memory = arg;
+			fw.fpr_last = false;
 		} else if (!strcmp(kw, "shape")) {
 			NEXT_ARG(kw);
 			if (parse_shape(arg, &r->filter.params))
 				return -1;
-			r->filter.shape = seen_shape = true;
+			r->filter.shape = fw.shape = true;
 		} else if (!strcmp(kw, "hash")) {
 			NEXT_ARG(kw);
 			if (word_value(hashes, arg, &v))
@@ -733,14 +791,8 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 					  kw);
 		}
 	}
-	if (!r->filter.window)
-		return ddfctl_err("rule add: '%s' needs a window (window N or window N/DURATION)",
-				  r->name);
-	if (seen_shape && (seen_fpr || seen_mem))
-		return ddfctl_err("shape: given with %s: a shape is not sized, give one of them",
-				  seen_fpr ? "fpr" : "memory");
-	if (!seen_fpr && !seen_mem)
-		r->filter.fpr = 1e-6;
+	if (parse_filter_words(&fw, &r->filter, r->name))
+		return -1;
 	return check_rule(r, ignore_word, payload_given, key_word,
 			  max_bytes_word);
 }

@@ -496,8 +496,10 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 		print_mask(out, ddf_key_ignores, r->key.ignore);
 		print_max_bytes(out, &r->key);
 	}
-	fprintf(out, " filter %s window %llu", ddf_kind_name(p->kind),
-		(unsigned long long)p->window);
+	/* sbf and the BSBF family have none: restore refuses a window */
+	fprintf(out, " filter %s", ddf_kind_name(p->kind));
+	if (p->window || p->window_ns)
+		fprintf(out, " window %llu", (unsigned long long)p->window);
 	if (p->window_ns) {
 		fputc('/', out);
 		print_duration(out, p->window_ns);
@@ -557,8 +559,9 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	fprintf(out, " action %s", action_name(r->action) ?: "?");
 	if (r->action == DDF_ACTION_MARK)
 		print_mark(out, r);
-	fprintf(out, "\n    filter %s window %llu", ddf_kind_name(p->kind),
-		(unsigned long long)p->window);
+	fprintf(out, "\n    filter %s", ddf_kind_name(p->kind));
+	if (p->window || p->window_ns)
+		fprintf(out, " window %llu", (unsigned long long)p->window);
 	if (p->window_ns) {
 		fputs(" per ", out);
 		print_duration(out, p->window_ns);

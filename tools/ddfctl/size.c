@@ -15,7 +15,8 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 		.flags = f->window_ns ? DDF_PF_TIME : 0,
 		.window = f->window,
 		.window_ns = f->window_ns,
-		.fpr = f->memory ? 0 : f->fpr,
+		/* beside memory only for the kinds without a window */
+		.fpr = f->fpr,
 		.bytes = f->memory,
 	};
 	const char *why = NULL;
@@ -34,6 +35,10 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 		return 0;
 	}
 	if (ddf_size(&req, &f->params, &f->rep, &why)) {
+		if (f->memory && f->fpr)
+			return ddfctl_err("fpr: '%g' with memory %llu bytes gives no %s filter: %s",
+					  f->fpr, (unsigned long long)f->memory,
+					  kind, why ? why : "no parameters fit");
 		if (f->memory)
 			return ddfctl_err("memory: %llu bytes give no %s filter: %s",
 					  (unsigned long long)f->memory, kind,
@@ -117,6 +122,14 @@ static void print_size(const struct ddf_filter_req *f)
 		printf(" d=%u", p->cell_bits);
 	if (p->decrements)
 		printf(" P=%u", p->decrements);
+	if (!p->window) {
+		printf("\nwindow      none: %s forgets at random\n",
+		       ddf_kind_name(p->kind));
+		printf("memory      %llu bytes\n",
+		       (unsigned long long)f->rep.bytes);
+		printf("fp rate     %.3g analytic\n", f->rep.fpr);
+		return;
+	}
 	printf("\nwindow      %llu packets", (unsigned long long)p->window);
 	if (p->window_ns) {
 		printf(" per ");
@@ -127,16 +140,22 @@ static void print_size(const struct ddf_filter_req *f)
 	printf("fp rate     %.3g analytic\n", f->rep.fpr);
 }
 
-/* size filter KIND window W (fpr P | memory SIZE) */
+/* size [filter KIND] [window W] (fpr P | memory SIZE) */
 int cmd_size(int argc, char **argv)
 {
 	struct ddf_filter_req f = { .kind = DDF_KIND_APBBF };
-	bool seen_fpr = false, seen_mem = false;
+	struct filter_words fw = { 0 };
 
 	if (argc == 1 && !strcmp(argv[0], "--help")) {
-		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION [fpr P | memory SIZE]\n"
+		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION\n"
+		     "                        [fpr P | memory SIZE]\n"
+		     "       ddfctl [-j] size filter sbf|rsbf|bsbf|bsbfsd|rlbsbf memory SIZE [fpr P]\n"
 		     "  the parameters 'rule add' would send, their memory, bits per\n"
 		     "  element and analytic false-positive rate (no kernel needed)\n"
+		     "  window    N packets (k, M), or N/DURATION: at most N packets\n"
+		     "            within DURATION (ns us ms s m h, 10us .. 1h)\n"
+		     "  sbf rsbf bsbf bsbfsd rlbsbf have no window (they forget at\n"
+		     "            random): memory sizes them, fpr beside it is the target\n"
 		     "defaults: filter apbbf fpr 1e-6");
 		return 0;
 	}
@@ -156,31 +175,24 @@ int cmd_size(int argc, char **argv)
 			if (parse_kind(arg, &f.kind))
 				return -1;
 		} else if (!strcmp(kw, "window")) {
-			if (parse_window(arg, &f))
-				return -1;
+			fw.window = arg; /* parsed once the kind is known */
 		} else if (!strcmp(kw, "fpr")) {
-			if (seen_mem)
-				return ddfctl_err("fpr: '%s' given with memory: give one of them",
-						  arg);
 			if (parse_fpr(arg, &f.fpr))
 				return -1;
-			seen_fpr = true;
+			fw.fpr = arg;
+			fw.fpr_last = true;
 		} else if (!strcmp(kw, "memory")) {
-			if (seen_fpr)
-				return ddfctl_err("memory: '%s' given with fpr: give one of them",
-						  arg);
 			if (parse_size("memory", arg, &f.memory))
 				return -1;
-			seen_mem = true;
+			fw.memory = arg;
+			fw.fpr_last = false;
 		} else {
 			return ddfctl_err("size: '%s' is not a keyword (filter, window, fpr, memory)",
 					  kw);
 		}
 	}
-	if (!f.window)
-		return ddfctl_err("size: needs a window (window N or window N/DURATION)");
-	if (!seen_fpr && !seen_mem)
-		f.fpr = 1e-6;
+	if (parse_filter_words(&fw, &f, NULL))
+		return -1;
 	if (ddfctl_size_filter(&f))
 		return -1;
 	print_size(&f);
