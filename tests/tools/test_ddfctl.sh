@@ -31,15 +31,18 @@ grep -q 'defaults: family inet hook prerouting priority 0' "$tmp/out" && ok ||
 	bad "rule add --help states the defaults"
 
 # Test that --help, rule add --help, size --help and the man page document
-# the kinds without a window
+# the bare window DURATION (100 kpps) and the kinds without a window
 for how in "--help" "rule add --help" "size --help"; do
 	# shellcheck disable=SC2086
 	"$CTL" $how >"$tmp/out"
+	grep -q 'N = DURATION x 100 kpps' "$tmp/out" && ok ||
+		bad "$how documents a bare window DURATION"
 	grep -q 'sbf rsbf bsbf bsbfsd rlbsbf' "$tmp/out" && ok ||
 		bad "$how names the kinds without a window"
 done
-grep -q 'sbf, rsbf, bsbf, bsbfsd' tools/ddfctl/ddfctl.8 && ok ||
-	bad "ddfctl.8 documents the kinds without a window"
+grep -q '100 kpps' tools/ddfctl/ddfctl.8 &&
+	grep -q 'sbf, rsbf, bsbf, bsbfsd' tools/ddfctl/ddfctl.8 && ok ||
+	bad "ddfctl.8 documents bare durations and the kinds without a window"
 
 # Test that size answers --help, and that the man page renders cleanly
 "$CTL" size --help | grep -q '^usage: ddfctl \[-j\] size ' && ok ||
@@ -113,6 +116,44 @@ done
 grep -qxF 'window      100206 packets per 250ms' "$tmp/out" && ok ||
 	bad "size of a time window: $(cat "$tmp/out")"
 
+# Test that a bare DURATION is sized as N/DURATION at 100 kpps (N rounded
+# up, at least 1), says so, and builds the same request as N/DURATION
+"$CTL" size window 250ms >"$tmp/out"
+grep -qxF 'window      25175 packets per 250ms (100 kpps assumed: give N/DURATION for another rate)' \
+	"$tmp/out" && ok || bad "size of a bare duration: $(cat "$tmp/out")"
+while read -r bare explicit; do
+	"$CTL" -j size window "$bare" >"$tmp/a"
+	"$CTL" -j size window "$explicit" >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" && ok ||
+		bad "size window $bare is not $explicit: $(cat "$tmp/a") vs $(cat "$tmp/b")"
+	"$CTL" -n rule add t filter exact window "$bare" action count >"$tmp/a"
+	"$CTL" -n rule add t filter exact window "$explicit" action count >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" && ok ||
+		bad "rule add window $bare is not $explicit: $(diff "$tmp/a" "$tmp/b")"
+done <<'LIST'
+2ms 200/2ms
+500us 50/500us
+30s 3M/30s
+1.5ms 150/1.5ms
+10us 1/10us
+15us 2/15us
+1m 6M/1m
+LIST
+"$CTL" -n rule add t window 2ms >"$tmp/out"
+grep -qxF '    DDF_FILTER_A_WINDOW_NS 2000000 (2ms)' "$tmp/out" &&
+	grep -qxF '    DDF_FILTER_A_WINDOW 210' "$tmp/out" && ok ||
+	bad "window 2ms request: $(cat "$tmp/out")"
+
+# Test that a word neither count nor duration keeps its sentence, bare or
+# in size
+for how in "-n rule add r" "size"; do
+	# shellcheck disable=SC2086
+	"$CTL" $how window 3parsecs >"$tmp/out" 2>"$tmp/err" &&
+		bad "$how window 3parsecs succeeded" ||
+		{ grep -qxF "ddfctl: window: '3parsecs' is not a count or a duration" "$tmp/err" &&
+			ok || bad "$how window 3parsecs: $(cat "$tmp/err")"; }
+done
+
 # Test that the kinds without a window send WINDOW 0 and no WINDOW_NS,
 # sized as ddfctl size says
 for kind in sbf rsbf bsbf bsbfsd rlbsbf; do
@@ -148,7 +189,10 @@ while IFS='|' read -r word args; do
 	[ -s "$tmp/out" ] && bad "'$args' printed on stdout"
 done <<'TABLE'
 '3 parsecs'|-n rule add r window '3 parsecs'
-'1s'|-n rule add r window 1s
+'3parsecs'|-n rule add r window 3parsecs
+'5us'|-n rule add r window 5us
+'2h'|-n rule add r window 2h
+'1.5ns'|-n rule add r window 1.5ns
 '2h'|-n rule add r window 10k/2h
 '5us'|-n rule add r window 10k/5us
 '0'|-n rule add r window 0

@@ -41,6 +41,45 @@ static int split(char *line, char **w, int max)
 	return n;
 }
 
+/*
+ * Test that a bare window DURATION is N/DURATION with N = ceil(DURATION x
+ * 100 kpps), at least 1, and that an explicit N is kept as given
+ */
+static void test_window_words(void)
+{
+	static const struct {
+		const char *word;
+		uint64_t window, window_ns;
+		bool assumed;
+	} t[] = {
+		{ "10us", 1, 10000, true },
+		{ "15us", 2, 15000, true },
+		{ "500us", 50, 500000, true },
+		{ "2ms", 200, 2000000, true },
+		{ "1.5ms", 150, 1500000, true },
+		{ "30s", 3000000, 30000000000ull, true },
+		{ "1m", 6000000, 60000000000ull, true },
+		{ "1h", 360000000, 3600000000000ull, true },
+		{ "7/2ms", 7, 2000000, false },
+		{ "100k/1s", 100000, 1000000000, false },
+		{ "2M", 2000000, 0, false },
+		{ "1000", 1000, 0, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct ddf_filter_req f = { 0 };
+		int err = parse_window(t[i].word, &f);
+
+		CHECK(!err && f.window == t[i].window &&
+			      f.window_ns == t[i].window_ns &&
+			      f.window_assumed == t[i].assumed,
+		      "window %s: %d, %llu packets per %llu ns%s", t[i].word,
+		      err, (unsigned long long)f.window,
+		      (unsigned long long)f.window_ns,
+		      f.window_assumed ? " (assumed)" : "");
+	}
+}
+
 static struct nlmsghdr *build(const char *cmdline, char *buf)
 {
 	struct ddf_cmd_req req = { .op = OP_RULE_ADD };
@@ -222,6 +261,9 @@ static void test_show_words(void)
 		{ "b filter bsbf memory 64K fpr 0.05",
 		  "\n    filter bsbf shape k=5,m=",
 		  "window", false },
+		/* a bare duration: the window as sized, per the duration */
+		{ "t window 2ms", "\n    filter apbbf window 210 per 2ms shape ", NULL,
+		  false },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -274,6 +316,9 @@ static void test_saved_words(void)
 		/* the rate is shown, never saved: the shape says it all */
 		{ "w window 1000000", NULL, "fpr" },
 		{ "w window 1000 fpr 1e-3", NULL, "fpr" },
+		/* a bare duration is saved as N/DURATION, the N it was sized for */
+		{ "t window 2ms", " filter apbbf window 210/2ms shape ", NULL },
+		{ "t window 30s fpr 1e-3", " filter apbbf window 3000336/30s shape ", NULL },
 		/* the kinds without a window save none: restore refuses one */
 		{ "s filter sbf memory 1M", " filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39 ",
 		  "window" },
@@ -437,11 +482,12 @@ static void test_restore(void)
 		  "ddfctl: restore: line 2: rule 'a' is on line 1 already\n", -1 },
 		/* nothing to do is no error */
 		{ NULL, NULL, "# empty\n\n", "", "", 0 },
-		/* save's lines of the kinds without a window */
+		/* save's lines of the kinds without a window, and a bare duration */
 		{ NULL, NULL,
 		  "rule add s filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39\n"
-		  "rule add b filter bsbf memory 64K fpr 0.05\n",
-		  "+s +b", "", 0 },
+		  "rule add b filter bsbf memory 64K fpr 0.05\n"
+		  "rule add t window 2ms\n",
+		  "+s +b +t", "", 0 },
 		{ NULL, NULL,
 		  "rule add a window 1000\nrule add s filter sbf window 1000 shape k=2,m=64,cell_bits=2,decrements=1\n",
 		  "", "ddfctl: restore: line 2: window: '1000' given, but sbf has no window: it forgets at random; size it with memory SIZE",
@@ -483,6 +529,10 @@ int main(void)
 		"l filter cuckoo window 10000 fpr 1e-3",
 		"m filter cshf window 10000 fpr 1e-3",
 		"o filter queue window 1000 shape inner_kind=shf,subfilters=4,fp_bits=16",
+		/* bare durations: N from 100 kpps */
+		"p window 2ms",
+		"q family ip window 30s fpr 1e-3 action count",
+		"r filter exact window 500us",
 		/* no window: sized by memory, fpr beside it the target */
 		"s filter sbf memory 1M",
 		"s2 filter sbf memory 256K fpr 1e-3",
@@ -493,6 +543,7 @@ int main(void)
 		"x filter bsbf shape k=3,m=4096",
 	};
 
+	test_window_words();
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		test_roundtrip(rules[i]);
 	test_saved_words();

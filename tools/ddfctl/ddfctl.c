@@ -25,7 +25,7 @@ static const char rule_add_help[] =
 	"                        [key packet | key FIELD[,FIELD...]] [payload OFF:LEN]\n"
 	"                        [ignore FIELD[,...]|none] [max-bytes N]\n"
 	"                        [filter KIND]\n"
-	"                        [window N|N/DURATION]\n"
+	"                        [window N|N/DURATION|DURATION]\n"
 	"                        [fpr P | memory SIZE | shape S]\n"
 	"                        [seed HEX] [hash siphash13|siphash24]\n"
 	"                        [action drop|count|mark VALUE[/MASK]]\n"
@@ -38,8 +38,10 @@ static const char rule_add_help[] =
 	"  max-bytes key packet: the first N bytes of the packet are hashed\n"
 	"            (1 .. 65535)\n"
 	"  window    N packets (k, M), or N/DURATION: at most N packets within\n"
-	"            DURATION (ns us ms s m h, 10us .. 1h). Required, except\n"
-	"            by the kinds that have none:\n"
+	"            DURATION (ns us ms s m h, 10us .. 1h), or DURATION alone:\n"
+	"            N = DURATION x 100 kpps, at least 1 (give N/DURATION for\n"
+	"            long windows or another rate; m is minutes, M is 10^6).\n"
+	"            Required, except by the kinds that have none:\n"
 	"  KIND      apbf apbbf qht qhtd qqhtd sqf a2 bdbf cuckoo exact shf\n"
 	"            cshf queue need a window; sbf rsbf bsbf bsbfsd rlbsbf have\n"
 	"            none (they forget at random): leave window out, give\n"
@@ -190,9 +192,9 @@ static void usage(FILE *out)
 		if (strcmp(c->name, "rule"))
 			fprintf(out, "  %-11s %-44s %s\n", c->name, c->args,
 				c->help);
-	fputs("window W (rule add, size): N packets, or N/DURATION (at most N\n"
-	      "  packets within DURATION); none for sbf rsbf bsbf bsbfsd rlbsbf,\n"
-	      "  sized by memory SIZE\n", out);
+	fputs("window W (rule add, size): N packets, N/DURATION (at most N packets\n"
+	      "  within DURATION), or DURATION alone: N = DURATION x 100 kpps;\n"
+	      "  none for sbf rsbf bsbf bsbfsd rlbsbf, sized by memory SIZE\n", out);
 }
 
 static int cmd_help(int argc, char **argv)

@@ -33,11 +33,18 @@ enum ddfctl_op {
 	OP_RESTORE,
 };
 
+/*
+ * A bare `window DURATION` holds DURATION at this rate: N = ceil(DURATION x
+ * 100000 packets/s), at least 1. Long windows should give N/DURATION.
+ */
+#define DDFCTL_WINDOW_PPS 100000ull
+
 /* What the user asked of the filter, and what sizing made of it. */
 struct ddf_filter_req {
 	uint32_t kind;
 	uint64_t window; /* elements, or elements per window_ns; 0: none */
 	uint64_t window_ns; /* 0: count window */
+	bool window_assumed; /* bare DURATION: window from DDFCTL_WINDOW_PPS */
 	double fpr; /* 0 when memory alone is given */
 	uint64_t memory; /* 0 when fpr is given */
 	bool shape; /* params given as a shape: resolve, do not size */

@@ -257,14 +257,17 @@ int parse_duration(const char *what, const char *s, uint64_t *ns)
 /*
  * window N: the last N packets. window N/DURATION: the packets of the last
  * DURATION, sized for at most N of them (a time window's filter still has
- * to be sized for a number of elements).
+ * to be sized for a number of elements). window DURATION: N/DURATION with
+ * N = ceil(DURATION x DDFCTL_WINDOW_PPS), at least 1.
  */
 int parse_window(const char *s, struct ddf_filter_req *f)
 {
 	char buf[64];
 	const char *slash = strchr(s, '/');
+	const char *dur = slash ? slash + 1 : s;
 	uint64_t ns;
 
+	f->window_assumed = false;
 	if (strlen(s) >= sizeof(buf))
 		return ddfctl_err("window: '%s' is not a count or a duration", s);
 	if (slash) {
@@ -284,14 +287,19 @@ int parse_window(const char *s, struct ddf_filter_req *f)
 					  s, (unsigned long long)DDF_MAX_WINDOW);
 		f->window_ns = 0;
 		return 0;
-	} else if (!try_duration(s, &ns)) {
-		return ddfctl_err("window: '%s' is a time window: say how many packets it holds at most, as in 'window 100k/%s'",
-				  s, s);
-	} else {
+	} else if (try_duration(s, &ns)) {
 		return ddfctl_err("window: '%s' is not a count or a duration", s);
 	}
 	if (ns < DDF_MIN_WINDOW_NS || ns > DDF_MAX_WINDOW_NS)
-		return ddfctl_err("window: '%s' is outside 10us .. 1h", slash + 1);
+		return ddfctl_err("window: '%s' is outside 10us .. 1h", dur);
+	if (!slash) {
+		/* ns <= 1h: at most 360M packets, no overflow */
+		f->window = (ns * DDFCTL_WINDOW_PPS + 999999999ull) /
+			    1000000000ull;
+		if (!f->window)
+			f->window = 1;
+		f->window_assumed = true;
+	}
 	f->window_ns = ns;
 	return 0;
 }
@@ -332,6 +340,7 @@ int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 			return ddfctl_err("size: filter %s has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally)",
 					  kind);
 		f->window = f->window_ns = 0;
+		f->window_assumed = false;
 		if (!w->fpr)
 			f->fpr = 0;
 		return 0;

@@ -135,6 +135,9 @@ static void print_size(const struct ddf_filter_req *f)
 		printf(" per ");
 		print_duration(stdout, p->window_ns);
 	}
+	if (f->window_assumed)
+		printf(" (%llu kpps assumed: give N/DURATION for another rate)",
+		       DDFCTL_WINDOW_PPS / 1000);
 	printf("\nmemory      %llu bytes (%.2f bits per element)\n",
 	       (unsigned long long)f->rep.bytes, bpe);
 	printf("fp rate     %.3g analytic\n", f->rep.fpr);
@@ -147,13 +150,15 @@ int cmd_size(int argc, char **argv)
 	struct filter_words fw = { 0 };
 
 	if (argc == 1 && !strcmp(argv[0], "--help")) {
-		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION\n"
+		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION|DURATION\n"
 		     "                        [fpr P | memory SIZE]\n"
 		     "       ddfctl [-j] size filter sbf|rsbf|bsbf|bsbfsd|rlbsbf memory SIZE [fpr P]\n"
 		     "  the parameters 'rule add' would send, their memory, bits per\n"
 		     "  element and analytic false-positive rate (no kernel needed)\n"
-		     "  window    N packets (k, M), or N/DURATION: at most N packets\n"
-		     "            within DURATION (ns us ms s m h, 10us .. 1h)\n"
+		     "  window    N packets (k, M), N/DURATION: at most N packets within\n"
+		     "            DURATION (ns us ms s m h, 10us .. 1h), or a DURATION\n"
+		     "            alone: N = DURATION x 100 kpps, at least 1 (give\n"
+		     "            N/DURATION for long windows or another rate)\n"
 		     "  sbf rsbf bsbf bsbfsd rlbsbf have no window (they forget at\n"
 		     "            random): memory sizes them, fpr beside it is the target\n"
 		     "defaults: filter apbbf fpr 1e-6");
