@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nf_ddf_policy: the generic netlink policies of the family "ddf" against
+ * attribute sets built in an skb and parsed as the genetlink core parses a
+ * request of a family without GENL_DONT_VALIDATE_STRICT: nla_parse() with
+ * NL_VALIDATE_STRICT, nested policies recursively. Each bad row must be
+ * rejected with the extended ack naming the offending attribute; each good
+ * row must pass. The expected outcomes follow uapi/linux/ddf.h's limits.
+ */
+#include <kunit/test.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
+#include <net/netlink.h>
+
+#include "../../nf_ddf/nf_ddf.h"
+
+enum npk_kind {
+	NPK_END,
+	NPK_U8,
+	NPK_U16,
+	NPK_U32,
+	NPK_U64,
+	NPK_STR, /* val: the string, with its NUL */
+	NPK_BIN, /* len bytes of 'a', no NUL */
+	NPK_NEST, /* a nest with NLA_F_NESTED; in-attributes go into it */
+	NPK_NEST_NOFLAG, /* a nest without NLA_F_NESTED */
+	NPK_TRAIL, /* len bytes behind the last attribute, not one */
+};
+
+struct npk_attr {
+	u8 kind;
+	bool in; /* inside the last nest */
+	u16 type; /* may carry NLA_F_NESTED */
+	u16 len;
+	u64 val;
+	const char *str;
+};
+
+#define NPK_ATTRS 24
+
+struct npk_case {
+	const char *desc;
+	struct npk_attr a[NPK_ATTRS];
+	int bad; /* the offending attribute's index; NPK_OK, NPK_NO_ATTR */
+};
+
+#define NPK_OK (-1) /* accepted */
+#define NPK_NO_ATTR (-2) /* rejected, no attribute to blame */
+
+#define NP_U8(t, v) { .kind = NPK_U8, .type = (t), .val = (v) }
+#define NP_U16(t, v) { .kind = NPK_U16, .type = (t), .val = (v) }
+#define NP_U32(t, v) { .kind = NPK_U32, .type = (t), .val = (v) }
+#define NP_U64(t, v) { .kind = NPK_U64, .type = (t), .val = (v) }
+#define NP_STR(t, s) { .kind = NPK_STR, .type = (t), .str = (s) }
+#define NP_BIN(t, n) { .kind = NPK_BIN, .type = (t), .len = (n) }
+#define NP_NEST(t) { .kind = NPK_NEST, .type = (t) }
+#define NP_NEST_NOFLAG(t) { .kind = NPK_NEST_NOFLAG, .type = (t) }
+#define NP_TRAIL(n) { .kind = NPK_TRAIL, .len = (n) }
+#define NP_IN_U8(t, v) { .kind = NPK_U8, .in = true, .type = (t), .val = (v) }
+#define NP_IN_U16(t, v) { .kind = NPK_U16, .in = true, .type = (t), .val = (v) }
+#define NP_IN_U32(t, v) { .kind = NPK_U32, .in = true, .type = (t), .val = (v) }
+#define NP_IN_U64(t, v) { .kind = NPK_U64, .in = true, .type = (t), .val = (v) }
+#define NP_IN_BIN(t, n) { .kind = NPK_BIN, .in = true, .type = (t), .len = (n) }
+
+#define NP_NAME NP_STR(DDF_A_NAME, "dedup")
+#define NP_NAME31 "abcdefghijklmnopqrstuvwxyz01234"
+#define NP_NAME32 "abcdefghijklmnopqrstuvwxyz012345"
+#define NP_WINDOW_NS_MAX 3600000000000ull /* 1 h */
+#define NP_WINDOW_MAX (1ull << 40)
+
+static const struct npk_case npk_cases[] = {
+	/* accepted */
+	{ "empty", { }, NPK_OK },
+	{ "every attribute at its limit",
+	  { NP_STR(DDF_A_NAME, NP_NAME31), NP_U8(DDF_A_FAMILY, NFPROTO_INET),
+	    NP_U8(DDF_A_HOOK, NF_INET_POST_ROUTING), NP_U32(DDF_A_PRIORITY, -300),
+	    NP_STR(DDF_A_IIFNAME, "abcdefghijklmno"), NP_STR(DDF_A_OIFNAME, "eth0"),
+	    NP_U8(DDF_A_L4PROTO, 255), NP_NEST(DDF_A_KEY),
+	    NP_IN_U8(DDF_KEY_A_FORM, DDF_KEY_TYPE_FIELDS),
+	    NP_IN_U32(DDF_KEY_A_FIELDS, __DDF_KEY_FIELD_ALL),
+	    NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 4095), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 1),
+	    NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_KIND, DDF_FILTER_QUEUE),
+	    NP_IN_U64(DDF_FILTER_A_WINDOW, NP_WINDOW_MAX),
+	    NP_IN_U64(DDF_FILTER_A_WINDOW_NS, NP_WINDOW_NS_MAX),
+	    NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 512),
+	    NP_IN_U32(DDF_FILTER_A_INNER_KIND, DDF_FILTER_QUEUE),
+	    NP_IN_BIN(DDF_FILTER_A_SEED, DDF_SEED_LEN),
+	    NP_IN_U8(DDF_FILTER_A_HASH, DDF_HASH_ALG_SIPHASH24),
+	    NP_NEST(DDF_A_ACTION), NP_IN_U8(DDF_ACTION_A_TYPE, DDF_ACTION_COUNT),
+	    NP_U32(DDF_A_RESET_FLAGS, DDF_RESET_F_FILTER) }, NPK_OK },
+	{ "key packet at its limits",
+	  { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV6), NP_U8(DDF_A_HOOK, DDF_HOOK_NONE),
+	    NP_NEST(DDF_A_KEY), NP_IN_U8(DDF_KEY_A_FORM, DDF_KEY_TYPE_PACKET),
+	    NP_IN_U32(DDF_KEY_A_IGNORE, __DDF_KEY_IGNORE_ALL),
+	    NP_IN_U32(DDF_KEY_A_MAX_BYTES, 65535) }, NPK_OK },
+	{ "filter shape at its limits",
+	  { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV4), NP_NEST(DDF_A_FILTER),
+	    NP_IN_U32(DDF_FILTER_A_KIND, DDF_FILTER_APBF),
+	    NP_IN_U64(DDF_FILTER_A_WINDOW, 1), NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 10000),
+	    NP_IN_U32(DDF_FILTER_A_K, 64), NP_IN_U32(DDF_FILTER_A_L, 256),
+	    NP_IN_U64(DDF_FILTER_A_M, U64_MAX), NP_IN_U32(DDF_FILTER_A_BLOCK_HASHES, 64),
+	    NP_IN_U32(DDF_FILTER_A_FP_BITS, 64), NP_IN_U32(DDF_FILTER_A_CELL_BITS, 64),
+	    NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 256),
+	    NP_IN_U32(DDF_FILTER_A_DECREMENTS, U32_MAX),
+	    NP_IN_U32(DDF_FILTER_A_P_STAR, U32_MAX),
+	    NP_IN_U8(DDF_FILTER_A_HASH, DDF_HASH_ALG_SIPHASH13) }, NPK_OK },
+	{ "key max bytes 1",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_MAX_BYTES, 1) }, NPK_OK },
+	{ "action mark",
+	  { NP_NAME, NP_NEST(DDF_A_ACTION), NP_IN_U8(DDF_ACTION_A_TYPE, DDF_ACTION_MARK),
+	    NP_IN_U32(DDF_ACTION_A_MARK, 0x10), NP_IN_U32(DDF_ACTION_A_MASK, 0xf0) },
+	  NPK_OK },
+	{ "filter window 0 (kinds without one)",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_KIND, DDF_FILTER_SBF),
+	    NP_IN_U64(DDF_FILTER_A_WINDOW, 0) }, NPK_OK },
+	{ "empty nests", { NP_NAME, NP_NEST(DDF_A_KEY), NP_NEST(DDF_A_FILTER),
+	  NP_NEST(DDF_A_ACTION) }, NPK_OK },
+
+	/* rejected: top level */
+	{ "name of 32 bytes", { NP_STR(DDF_A_NAME, NP_NAME32) }, 0 },
+	{ "name without NUL", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
+	  NP_BIN(DDF_A_NAME, 5) }, 1 },
+	{ "name of no bytes", { NP_BIN(DDF_A_NAME, 0) }, 0 },
+	{ "family 3", { NP_NAME, NP_U8(DDF_A_FAMILY, 3) }, 1 },
+	{ "family unspec", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_UNSPEC) }, 1 },
+	{ "family as u32", { NP_NAME, NP_U32(DDF_A_FAMILY, NFPROTO_IPV4) }, 1 },
+	{ "hook 5 (ingress)", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_INGRESS) }, 1 },
+	{ "hook 7", { NP_NAME, NP_U8(DDF_A_HOOK, 7) }, 1 },
+	{ "hook 254", { NP_NAME, NP_U8(DDF_A_HOOK, 254) }, 1 },
+	{ "priority as u8", { NP_NAME, NP_U8(DDF_A_PRIORITY, 1) }, 1 },
+	{ "iifname of 16 bytes", { NP_NAME, NP_STR(DDF_A_IIFNAME, "abcdefghijklmnop") },
+	  1 },
+	{ "oifname without NUL", { NP_NAME, NP_BIN(DDF_A_OIFNAME, 4) }, 1 },
+	{ "l4proto as u16", { NP_NAME, NP_U16(DDF_A_L4PROTO, 17) }, 1 },
+	{ "stats (reply only)", { NP_NAME, NP_NEST(DDF_A_STATS) }, 1 },
+	{ "pad", { NP_NAME, NP_U64(DDF_A_PAD, 0) }, 1 },
+	{ "reset flags 0x2", { NP_NAME, NP_U32(DDF_A_RESET_FLAGS, 0x2) }, 1 },
+	{ "reset flags 0x80000000", { NP_NAME, NP_U32(DDF_A_RESET_FLAGS, 0x80000000) },
+	  1 },
+	{ "attribute type above the maximum", { NP_NAME, NP_U32(DDF_A_MAX + 1, 0) }, 1 },
+	{ "attribute type 0", { NP_NAME, NP_U32(DDF_A_UNSPEC, 0) }, 1 },
+	{ "family with NLA_F_NESTED",
+	  { NP_NAME, NP_U8(DDF_A_FAMILY | NLA_F_NESTED, NFPROTO_IPV4) }, 1 },
+	{ "key nest without NLA_F_NESTED",
+	  { NP_NAME, NP_NEST_NOFLAG(DDF_A_KEY), NP_IN_U8(DDF_KEY_A_FORM, 0) }, 1 },
+	{ "key nest of 2 bytes", { NP_NAME, NP_BIN(DDF_A_KEY | NLA_F_NESTED, 2) }, 1 },
+	{ "trailing bytes", { NP_NAME, NP_TRAIL(2) }, NPK_NO_ATTR },
+
+	/* rejected: key */
+	{ "key form 2", { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U8(DDF_KEY_A_FORM, 2) }, 2 },
+	{ "key form as u32",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_FORM, 0) }, 2 },
+	{ "key field bit 1 << 10",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_FIELDS, 1u << 10) }, 2 },
+	{ "key ignore bit 1 << 7",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_IGNORE, 1u << 7) }, 2 },
+	{ "key max bytes 0",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_MAX_BYTES, 0) }, 2 },
+	{ "key max bytes 65536",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_MAX_BYTES, 65536) }, 2 },
+	{ "key payload length 0",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 0) }, 2 },
+	{ "key payload length 4097",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 4097) }, 2 },
+	{ "key payload offset 4096",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 4096) }, 2 },
+	{ "key attribute type above the maximum",
+	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U8(DDF_KEY_A_FORM, 0),
+	    NP_IN_U32(DDF_KEY_A_MAX + 1, 0) }, 3 },
+
+	/* rejected: filter */
+	{ "filter kind 0",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_KIND, 0) }, 2 },
+	{ "filter kind past the last",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER),
+	    NP_IN_U32(DDF_FILTER_A_KIND, __DDF_FILTER_MAX) }, 2 },
+	{ "filter window above 2^40",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U64(DDF_FILTER_A_WINDOW, NP_WINDOW_MAX + 1) },
+	  2 },
+	{ "filter window as u32",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_WINDOW, 1000) }, 2 },
+	{ "filter window_ns below 10 us",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 9999) }, 2 },
+	{ "filter window_ns above 1 h",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER),
+	    NP_IN_U64(DDF_FILTER_A_WINDOW_NS, NP_WINDOW_NS_MAX + 1) }, 2 },
+	{ "filter k 65", { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_K, 65) },
+	  2 },
+	{ "filter l 257", { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_L, 257) },
+	  2 },
+	{ "filter block bits 513",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 513) }, 2 },
+	{ "filter block hashes 65",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_BLOCK_HASHES, 65) }, 2 },
+	{ "filter fingerprint bits 65",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_FP_BITS, 65) }, 2 },
+	{ "filter cell bits 65",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_CELL_BITS, 65) }, 2 },
+	{ "filter inner kind past the last",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER),
+	    NP_IN_U32(DDF_FILTER_A_INNER_KIND, __DDF_FILTER_MAX) }, 2 },
+	{ "filter subfilters 257",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 257) }, 2 },
+	{ "filter seed of 15 bytes",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_BIN(DDF_FILTER_A_SEED, 15) }, 2 },
+	{ "filter seed of 17 bytes",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_BIN(DDF_FILTER_A_SEED, 17) }, 2 },
+	{ "filter hash 2",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U8(DDF_FILTER_A_HASH, 2) }, 2 },
+	{ "filter bytes (reply only)",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_KIND, DDF_FILTER_APBBF),
+	    NP_IN_U64(DDF_FILTER_A_BYTES, 4096) }, 3 },
+	{ "filter pad",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U64(DDF_FILTER_A_PAD, 0) }, 2 },
+
+	/* rejected: action */
+	{ "action type 3",
+	  { NP_NAME, NP_NEST(DDF_A_ACTION), NP_IN_U8(DDF_ACTION_A_TYPE, 3) }, 2 },
+	{ "action mark as u64",
+	  { NP_NAME, NP_NEST(DDF_A_ACTION), NP_IN_U8(DDF_ACTION_A_TYPE, DDF_ACTION_MARK),
+	    NP_IN_U64(DDF_ACTION_A_MARK, 1) }, 3 },
+	{ "action attribute type above the maximum",
+	  { NP_NAME, NP_NEST(DDF_A_ACTION), NP_IN_U32(DDF_ACTION_A_MAX + 1, 0) }, 2 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(npk, npk_cases, desc);
+
+/* Put attribute a into skb; where it starts, or NULL when it fails. */
+static struct nlattr *npk_put(struct sk_buff *skb, const struct npk_attr *a)
+{
+	struct nlattr *at = (struct nlattr *)skb_tail_pointer(skb);
+	u8 bytes[32];
+	int err;
+
+	switch (a->kind) {
+	case NPK_U8:
+		err = nla_put_u8(skb, a->type, a->val);
+		break;
+	case NPK_U16:
+		err = nla_put_u16(skb, a->type, a->val);
+		break;
+	case NPK_U32:
+		err = nla_put_u32(skb, a->type, a->val);
+		break;
+	case NPK_U64:
+		/* 8 bytes, never a pad attribute before them */
+		err = nla_put(skb, a->type, sizeof(a->val), &a->val);
+		break;
+	case NPK_STR:
+		err = nla_put_string(skb, a->type, a->str);
+		break;
+	case NPK_BIN:
+		if (a->len > sizeof(bytes))
+			return NULL;
+		memset(bytes, 'a', sizeof(bytes));
+		err = nla_put(skb, a->type, a->len, bytes);
+		break;
+	case NPK_NEST:
+		return nla_nest_start(skb, a->type);
+	case NPK_NEST_NOFLAG:
+		return nla_nest_start_noflag(skb, a->type);
+	default:
+		return NULL;
+	}
+	return err ? NULL : at;
+}
+
+/* Build c's attributes into skb, noting where each one starts. */
+static bool npk_build(struct sk_buff *skb, const struct npk_case *c,
+		      struct nlattr **where)
+{
+	struct nlattr *nest = NULL;
+
+	for (int i = 0; i < NPK_ATTRS && c->a[i].kind != NPK_END; i++) {
+		const struct npk_attr *a = &c->a[i];
+
+		if (nest && !a->in) {
+			nla_nest_end(skb, nest);
+			nest = NULL;
+		}
+		if (a->kind == NPK_TRAIL) {
+			if (skb_tailroom(skb) < a->len)
+				return false;
+			skb_put_zero(skb, a->len);
+			continue;
+		}
+		where[i] = npk_put(skb, a);
+		if (!where[i])
+			return false;
+		if (a->kind == NPK_NEST || a->kind == NPK_NEST_NOFLAG)
+			nest = where[i];
+	}
+	if (nest)
+		nla_nest_end(skb, nest);
+	return true;
+}
+
+static void npk_test(struct kunit *test)
+{
+	const struct npk_case *c = test->param_value;
+	struct nlattr *where[NPK_ATTRS] = { };
+	struct netlink_ext_ack extack = { };
+	struct nlattr **tb;
+	struct sk_buff *skb;
+	bool built;
+	int err = 0;
+
+	/* Arrange */
+	tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	skb = alloc_skb(1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	built = npk_build(skb, c, where);
+
+	/* Act: as genetlink parses a request of a strict family */
+	if (built)
+		err = nla_parse(tb, DDF_A_MAX, (struct nlattr *)skb->data,
+				skb->len, nf_ddf_policy, &extack);
+	kfree_skb(skb);
+	KUNIT_ASSERT_TRUE_MSG(test, built, "the attributes do not fit");
+
+	/* Assert */
+	if (c->bad == NPK_OK) {
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "rejected: %s",
+				    extack._msg ? extack._msg : "(no message)");
+		KUNIT_EXPECT_NULL(test, extack.bad_attr);
+		return;
+	}
+	KUNIT_EXPECT_LT(test, err, 0);
+	if (c->bad == NPK_NO_ATTR) {
+		KUNIT_EXPECT_NULL(test, extack.bad_attr);
+	} else {
+		KUNIT_ASSERT_LT(test, c->bad, NPK_ATTRS);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, extack.bad_attr, where[c->bad],
+					"extack blames attribute %td, not %d",
+					extack.bad_attr ?
+					(const u8 *)extack.bad_attr - (const u8 *)where[0] : -1,
+					c->bad);
+	}
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+}
+
+static struct kunit_case npk_test_cases[] = {
+	KUNIT_CASE_PARAM(npk_test, npk_gen_params),
+	{}
+};
+
+static struct kunit_suite npk_suite = {
+	.name = "nf_ddf_policy",
+	.test_cases = npk_test_cases,
+};
+
+kunit_test_suite(npk_suite);
