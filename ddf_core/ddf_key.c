@@ -33,8 +33,9 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 		w = "a protocol needs the protocol match bit";
 	else if (spec->family != 0 && spec->family != 4 && spec->family != 6)
 		w = "family must be 4, 6 or 0 (both)";
-	else if (spec->form >= __DDF_KEY_FORM_MAX)
-		w = "key form must be packet or fields";
+	else if (spec->form >= __DDF_KEY_FORM_MAX &&
+		 spec->form != DDF_KEY_FRAME)
+		w = "key form must be packet, fields or frame";
 	else if (fields & ~__DDF_KF_ALL)
 		w = "unknown key field bits";
 	else if (ignore & ~__DDF_KI_ALL)
@@ -49,6 +50,13 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 	else if (spec->form == DDF_KEY_PACKET && spec->family != 6 &&
 		 (ignore & v4hdr) && !(ignore & DDF_KI_IPV4CSUM))
 		w = "ignoring an IPv4 header field needs ignore ipv4csum too: the header checksum changes with it";
+	else if (spec->form == DDF_KEY_FRAME &&
+		 (fields || spec->payload_off || spec->payload_len))
+		w = "key frame hashes the whole frame: no field list or payload window";
+	else if (spec->form == DDF_KEY_FRAME && (ignore & ~DDF_KI_DEFAULT))
+		w = "key frame hashes every byte of the frame: it ignores no field";
+	else if (spec->form == DDF_KEY_FRAME && (spec->family || spec->match))
+		w = "key frame hashes frames unparsed, IP or not: it takes no family or protocol";
 	else if (spec->form == DDF_KEY_FIELDS && !fields)
 		w = "a field list needs at least one field";
 	else if (spec->form == DDF_KEY_FIELDS && (ignore & ~DDF_KI_DEFAULT))
@@ -456,6 +464,27 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	return true;
 }
 
+/* ---- frame form: every byte the reader shows, unparsed ---- */
+
+static bool ddf_key_frame(struct ddf_key_pkt *p)
+{
+	uint32_t n = p->len;
+
+	ddf_sip_update(&p->st, "R", 1);
+	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
+		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+							  DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, off, c);
+
+		if (!d)
+			return false;
+		ddf_sip_update(&p->st, d, c);
+	}
+	ddf_key_put_be32(p->buf, n);
+	ddf_sip_update(&p->st, p->buf, 4);
+	return true;
+}
+
 /* ---- field form ---- */
 
 /*
@@ -600,7 +629,12 @@ int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
 	p.len = l3len;
 	p.failed = false;
 	memset(&p.ki, 0, sizeof(p.ki));
-	ret = ddf_key_parse(&p, l3len, spec->family);
+	if (spec->form == DDF_KEY_FRAME) {
+		p.ki.len = l3len;
+		ret = DDF_KEY_HASHED;
+	} else {
+		ret = ddf_key_parse(&p, l3len, spec->family);
+	}
 	if (p.failed)
 		ret = DDF_KEY_MALFORMED;
 	if (ret == DDF_KEY_HASHED && (spec->match & DDF_KM_L4PROTO) &&
@@ -613,7 +647,8 @@ int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
 		ddf_sip_init(&p.st, key, 2, 4, true);
 	else
 		ddf_sip_init(&p.st, key, 1, 3, true);
-	if (spec->form == DDF_KEY_FIELDS ? !ddf_key_fields(&p, spec) :
+	if (spec->form == DDF_KEY_FRAME ? !ddf_key_frame(&p) :
+	    spec->form == DDF_KEY_FIELDS ? !ddf_key_fields(&p, spec) :
 					   !ddf_key_packet(&p, spec))
 		p.failed = true;
 	if (p.failed) {

@@ -89,6 +89,18 @@
  * ports and lose its payload). A field the protocol lacks (tcpseq of a UDP
  * packet) contributes its 0x00 and nothing else: every such packet agrees
  * on it.
+ *
+ * Form "frame" (DDF_KEY_FRAME), userspace only: the byte string
+ *	'R', every one of the l3len bytes the reader shows, l3len as 4 bytes
+ *	big-endian.
+ * The offline tools hand it a whole captured record, link layer included,
+ * as the "packet": nothing is parsed, masked or cut (max_bytes does not
+ * apply), so any record gives a hash (DDF_KEY_HASHED; an empty one too),
+ * and two records match exactly when their captured bytes do, as
+ * editcap -D compares frames (length and MD5 of every captured byte). It
+ * takes no family and no protocol selector. The kernel sees packets from
+ * their IP header on and never has this form: its value lies beyond the
+ * uapi's enum ddf_key_type, which the netlink policy enforces.
  */
 #ifndef DDF_KEY_H
 #define DDF_KEY_H
@@ -101,7 +113,9 @@
 enum ddf_key_form {
 	DDF_KEY_PACKET = 0, /* the whole L3 packet, ignored fields masked */
 	DDF_KEY_FIELDS, /* a list of fields */
-	__DDF_KEY_FORM_MAX
+	__DDF_KEY_FORM_MAX,
+	/* userspace only, outside the uapi's range: a whole captured frame */
+	DDF_KEY_FRAME = 0x80
 };
 
 /* spec.fields: the field form's fields, in hashing order */
@@ -171,8 +185,9 @@ static inline void ddf_key_spec_default(struct ddf_key_spec *spec)
 /*
  * 0 if spec can be used; else DDF_EINVAL or DDF_ERANGE and, when why is
  * not NULL, a sentence saying what is wrong. Members of the other form
- * must be zero, except that the field form tolerates the default ignore
- * bits and any valid max_bytes (so a default spec can switch form). A
+ * must be zero, except that the field and frame forms tolerate the default
+ * ignore bits and any valid max_bytes (so a default spec can switch form);
+ * the frame form also needs family 0 and no match. A
  * packet form that may see IPv4 (family 4 or 0) and ignores ttl, dscp, ecn
  * or ipid must ignore ipv4csum too: the header checksum changes with them,
  * so the mask alone would never make two copies match.

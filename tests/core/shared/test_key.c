@@ -655,6 +655,19 @@ static const struct tk_bad tk_bad_specs[] = {
 	{ "payload length 65535",
 	  { .form = 1, .fields = DDF_KF_PAYLOAD, .payload_len = 65535 },
 	  DDF_ERANGE },
+	{ "form 0x81", { .form = DDF_KEY_FRAME + 1 }, DDF_EINVAL },
+	{ "frame form with a family", { .form = DDF_KEY_FRAME, .family = 6 },
+	  DDF_EINVAL },
+	{ "frame form with a protocol selector",
+	  { .form = DDF_KEY_FRAME, .match = DDF_KM_L4PROTO, .l4proto = 17 },
+	  DDF_EINVAL },
+	{ "frame form with fields",
+	  { .form = DDF_KEY_FRAME, .fields = DDF_KF_SADDR }, DDF_EINVAL },
+	{ "frame form with a payload window",
+	  { .form = DDF_KEY_FRAME, .payload_len = 4 }, DDF_EINVAL },
+	{ "frame form ignoring the flow label",
+	  { .form = DDF_KEY_FRAME, .ignore = IG_DEF | DDF_KI_FLOWLABEL },
+	  DDF_EINVAL },
 };
 /* clang-format on */
 
@@ -1391,6 +1404,62 @@ DDF_TEST(ddf_key_l4proto_match)
 	DDF_EXPECT(t, !(ki.flags & DDF_KEY_F_L4));
 }
 
+/*
+ * Test that the frame form hashes 'R', every byte shown, the length: no
+ * parse (non-IP and empty records hash too), no mask, no max_bytes cut
+ */
+DDF_TEST(ddf_key_frame)
+{
+	uint8_t *p = ddf_test_alloc(t, TK_CAP);
+	uint8_t *w = ddf_test_alloc(t, TK_CAP);
+	struct tk_pkt d = V4N(TK_UDP, 200);
+	struct ddf_key_spec s, s2;
+	struct ddf_key_info ki;
+	struct ddf_hash h1, h2;
+	struct tk_out o;
+	uint32_t len;
+
+	DDF_ASSERT(t, p && w);
+	ddf_key_spec_default(&s);
+	s.form = DDF_KEY_FRAME;
+	DDF_EXPECT_EQ(t, ddf_key_spec_validate(&s, NULL), 0);
+	s.ignore = 0;
+	s.max_bytes = 1; /* tolerated, and cuts nothing */
+	DDF_EXPECT_EQ(t, ddf_key_spec_validate(&s, NULL), 0);
+
+	/* an Ethernet header in front of an IPv4 packet: 14 + 228 bytes */
+	len = tk_build(w, &d, &o);
+	memmove(p + 14, w, len);
+	memset(p, 0, 14);
+	p[12] = 0x08;
+	len += 14;
+	w[0] = 'R';
+	memcpy(w + 1, p, len);
+	tk_put32(w + 1 + len, len);
+	tk_expect_string(t, &s, p, len, w, len + 5, "frame");
+	tk_hashed(t, &s, p, len, &h1, &ki, "frame");
+	DDF_EXPECT_EQ(t, ki.len, len);
+	DDF_EXPECT_EQ(t, ki.family, 0);
+
+	/* the TTL is a byte like any other */
+	p[14 + 8] ^= 1;
+	tk_hashed(t, &s, p, len, &h2, NULL, "frame, ttl changed");
+	DDF_EXPECT(t, h1.h1 != h2.h1 || h1.h2 != h2.h2);
+	p[14 + 8] ^= 1;
+
+	/* the packet form finds no IP header there; an empty record hashes */
+	ddf_key_spec_default(&s2);
+	DDF_EXPECT_EQ(t, tk_hash(t, &s2, p, len, &h2, NULL, "packet form"),
+		      DDF_KEY_NOT_IP);
+	w[0] = 'R';
+	tk_put32(w + 1, 0);
+	tk_expect_string(t, &s, p, 0, w, 5, "empty frame");
+
+	/* a record one byte shorter is another key */
+	tk_hashed(t, &s, p, len - 1, &h2, NULL, "frame, cut by one");
+	DDF_EXPECT(t, h1.h1 != h2.h1 || h1.h2 != h2.h2);
+}
+
 static ddf_case_t ddf_key_cases[] = {
 	DDF_CASE(ddf_key_spec_defaults),
 	DDF_CASE(ddf_key_bad_specs),
@@ -1404,6 +1473,7 @@ static ddf_case_t ddf_key_cases[] = {
 	DDF_CASE(ddf_key_families),
 	DDF_CASE(ddf_key_l4proto_match),
 	DDF_CASE(ddf_key_every_cut),
+	DDF_CASE(ddf_key_frame),
 	DDF_CASES_END
 };
 /* clang-format on */
