@@ -55,13 +55,13 @@ CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h
 .PHONY: check-tools
 $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi $(CTL_SRCS) \
-		$(B)/libddf_core.a -lmnl -lm -o $@
+		$(B)/libddf_core.a -lmnl -lpcap -lm -o $@
 
 $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl $< \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
-		-lmnl -lm -o $@
+		-lmnl -lpcap -lm -o $@
 
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.

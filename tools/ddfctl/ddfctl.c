@@ -172,6 +172,8 @@ static const struct ddf_command commands[] = {
 	  cmd_restore },
 	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE]",
 	  "size a filter (no kernel needed)", cmd_size },
+	{ "replay", "FILE [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
+	  "a rule over a pcap file (replay --help)", cmd_replay },
 	{ "help", "", "this list", cmd_help },
 	{ NULL },
 };

@@ -85,6 +85,8 @@ int ddfctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ddfctl_err_where(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r);
+/* the words after a rule's NAME, for replay: key frame too */
+int parse_rule_words(int argc, char **argv, struct ddf_rule_spec *r);
 int parse_name(const char *word, char *name);
 int parse_count(const char *what, const char *s, uint64_t *out);
 int parse_duration(const char *what, const char *s, uint64_t *ns);
@@ -113,6 +115,9 @@ int ddfctl_size_filter(struct ddf_filter_req *f);
 bool ddfctl_fpr(const struct ddf_params *p, double *fpr);
 int cmd_size(int argc, char **argv);
 void print_duration(FILE *out, uint64_t ns);
+
+/* replay.c: a rule's decisions over a capture file (libpcap) */
+int cmd_replay(int argc, char **argv);
 
 /* nl.c: build a request for req; send it, or print it (dry run) */
 struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);

@@ -318,8 +318,8 @@ static bool kind_windowless(uint32_t kind)
  * memory, where fpr, if given beside it, is the target their sizing picks
  * SBF's decrements or the BSBF family's k for (ddf_size.h).
  */
-int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
-		       const char *name)
+static int filter_words(const struct filter_words *w, struct ddf_filter_req *f,
+			const char *cmd, const char *name)
 {
 	const char *kind = ddf_kind_name(f->kind);
 
@@ -334,11 +334,11 @@ int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 			return ddfctl_err("fpr: '%s' alone does not size %s: it is sized by memory; give memory SIZE beside it",
 					  w->fpr, kind);
 		if (!w->shape && !w->memory && name)
-			return ddfctl_err("rule add: '%s' has filter %s, which has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally), or shape S",
-					  name, kind);
+			return ddfctl_err("%s: '%s' has filter %s, which has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally), or shape S",
+					  cmd, name, kind);
 		if (!w->shape && !w->memory)
-			return ddfctl_err("size: filter %s has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally)",
-					  kind);
+			return ddfctl_err("%s: filter %s has no window (it forgets at random) and is sized by memory: give memory SIZE (and fpr P, optionally)",
+					  cmd, kind);
 		f->window = f->window_ns = 0;
 		f->window_assumed = false;
 		if (!w->fpr)
@@ -346,10 +346,11 @@ int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 		return 0;
 	}
 	if (!w->window && name)
-		return ddfctl_err("rule add: '%s' needs a window (window N or window N/DURATION)",
-				  name);
+		return ddfctl_err("%s: '%s' needs a window (window N or window N/DURATION)",
+				  cmd, name);
 	if (!w->window)
-		return ddfctl_err("size: needs a window (window N or window N/DURATION)");
+		return ddfctl_err("%s: needs a window (window N or window N/DURATION)",
+				  cmd);
 	if (parse_window(w->window, f))
 		return -1;
 	if (w->fpr && w->memory) {
@@ -365,6 +366,12 @@ int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 	if (!w->fpr)
 		f->fpr = w->memory ? 0 : 1e-6; /* the default target */
 	return 0;
+}
+
+int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
+		       const char *name)
+{
+	return filter_words(w, f, name ? "rule add" : "size", name);
 }
 
 int parse_fpr(const char *s, double *out)
@@ -632,6 +639,22 @@ static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
 		return ddfctl_err("proto: 'icmpv6' is IPv6's; family ip uses icmp");
 	r->key.family = r->family == NFPROTO_IPV4 ? 4 :
 			r->family == NFPROTO_IPV6 ? 6 : 0;
+	if (r->key.form == DDF_KEY_FRAME) {
+		if (ignore_word)
+			return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; 'key frame' hashes every byte of the frame",
+					  ignore_word);
+		if (max_bytes_word)
+			return ddfctl_err("max-bytes: '%s' caps the bytes 'key packet' hashes; 'key frame' hashes every captured byte",
+					  max_bytes_word);
+		if (payload_given)
+			return ddfctl_err("payload: needs a field list with the payload field; 'key frame' hashes the whole frame");
+		if (r->key.family)
+			return ddfctl_err("family: '%s' selects IP packets by their header; 'key frame' hashes every frame unparsed, IP or not",
+					  family_name(r->family));
+		if (r->l4proto)
+			return ddfctl_err("proto: '%s' selects packets by their IP header; 'key frame' hashes every frame unparsed, IP or not",
+					  proto_name(r->l4proto));
+	}
 	if (r->key.form == DDF_KEY_FIELDS && ignore_word)
 		return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; with 'key %s' leave the field out of the list instead",
 				  ignore_word, key_word);
@@ -658,8 +681,14 @@ static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
 	return ddfctl_size_filter(&r->filter);
 }
 
-int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
+/*
+ * The words of a rule after its NAME, into r (defaults already there).
+ * offline (replay): the messages name replay, and key frame is taken.
+ */
+static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
+		      bool offline)
 {
+	const char *cmd = offline ? "replay" : "rule add";
 	const char *ignore_word = NULL;
 	bool payload_given = false;
 	struct filter_words fw = { 0 };
@@ -668,12 +697,7 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 	const char *arg;
 	uint32_t v;
 
-	rule_defaults(r);
-	if (argc < 1)
-		return ddfctl_err("rule add: needs a NAME (ddfctl rule add --help)");
-	if (parse_name(argv[0], r->name))
-		return -1;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		const char *kw = argv[i];
 
 		if (!strcmp(kw, "family")) {
@@ -720,6 +744,11 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 			key_word = arg;
 			if (!strcmp(arg, "packet")) {
 				r->key.form = DDF_KEY_PACKET;
+				r->key.fields = 0;
+			} else if (!strcmp(arg, "frame")) {
+				if (!offline)
+					return ddfctl_err("key: 'frame' (every byte of a captured frame, link layer included) is for ddfctl replay only: the kernel sees packets from their IP header on");
+				r->key.form = DDF_KEY_FRAME;
 				r->key.fields = 0;
 			} else {
 				if (parse_list("key", ddf_key_fields, arg,
@@ -796,12 +825,28 @@ int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
 					return -1;
 			}
 		} else {
-			return ddfctl_err("rule add: '%s' is not a keyword (ddfctl rule add --help)",
-					  kw);
+			return ddfctl_err("%s: '%s' is not a keyword (ddfctl %s --help)",
+					  cmd, kw, cmd);
 		}
 	}
-	if (parse_filter_words(&fw, &r->filter, r->name))
+	if (filter_words(&fw, &r->filter, cmd, offline ? NULL : r->name))
 		return -1;
 	return check_rule(r, ignore_word, payload_given, key_word,
 			  max_bytes_word);
+}
+
+int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)
+{
+	rule_defaults(r);
+	if (argc < 1)
+		return ddfctl_err("rule add: needs a NAME (ddfctl rule add --help)");
+	if (parse_name(argv[0], r->name))
+		return -1;
+	return rule_words(argc - 1, argv + 1, r, false);
+}
+
+int parse_rule_words(int argc, char **argv, struct ddf_rule_spec *r)
+{
+	rule_defaults(r);
+	return rule_words(argc, argv, r, true);
 }

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfctl replay: a rule's decisions over a capture file, no kernel needed.
+ *
+ * The rule words are those of `rule add` (parsed by the same code, sized by
+ * the same core), and each record goes through what the kernel's hook does
+ * with a packet: ddf_key_hash() over its IP packet, then
+ * ddf_filter_test_and_insert() on a filter built by ddf_filter_init() in
+ * memory sized by ddf_filter_memsize() from the very parameters `rule add`
+ * would send. With the same words and seed, the decisions are the kernel's
+ * for the same packet sequence. Differences that remain, by design:
+ *
+ *  - Time windows run on the capture's timestamps (ns), the filter starting
+ *    at the first record's; the kernel's clock is ktime_get_ns().
+ *  - The kernel draws a random PRNG seed for the kinds that forget at
+ *    random (sbf, rsbf, bsbf, bsbfsd, rlbsbf); replay derives one from the
+ *    seed, so those kinds are reproducible offline but not equal.
+ *  - The kernel's IP input drops, before any hook, packets that replay keys
+ *    anyway (bad IPv4 header checksum, cut short by the snap length). A
+ *    record whose link layer says IPv4 or IPv6 but whose version nibble
+ *    disagrees is counted unparsed and kept.
+ *
+ * The IP packet is found behind the link layer: Ethernet (802.1Q, 802.1ad
+ * and QinQ tags skipped, so a tagged frame keys as the untagged one), raw
+ * IP (DLT_RAW, DLT_IPV4, DLT_IPV6), Linux cooked SLL and SLL2, BSD
+ * loopback (DLT_NULL, DLT_LOOP). A record with no IP packet there (ARP,
+ * another link type) is not IP: kept and counted, as the kernel's IP hooks
+ * never see it. `key frame` instead hashes every captured byte of every
+ * record, link layer included (editcap -D's comparison).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <pcap/pcap.h>
+
+#include "ddfctl.h"
+#include "ddf_registry.h"
+
+static const char replay_help[] =
+	"usage: ddfctl [-j] replay FILE [-w KEPT] [-W DROPPED] [-l LOG] [RULE WORDS]\n"
+	"  the decisions of a rule over a pcap or pcapng FILE ('-': stdin),\n"
+	"  no kernel needed; RULE WORDS are those of 'rule add' after its NAME\n"
+	"  (key, payload, ignore, max-bytes, proto, family, filter, window,\n"
+	"  fpr, memory, shape, seed, hash, action; hook, priority, iif and oif\n"
+	"  are taken and mean nothing offline), and 'key frame' besides\n"
+	"  -w KEPT     write the packets the rule lets through (pcap)\n"
+	"  -W DROPPED  write the packets it drops (action drop)\n"
+	"  -l LOG      one line per record: its number (from 1) and new,\n"
+	"              duplicate, unparsed, skipped or not-ip ('-': stdout)\n"
+	"  -j          the summary as JSON\n"
+	"  key frame   every captured byte of the record, link layer included,\n"
+	"              and its length: with filter exact window N-1, the packets\n"
+	"              dropped are those editcap -D N removes\n"
+	"  The IP packet is found behind Ethernet (VLAN tags skipped), raw IP,\n"
+	"  Linux cooked SLL/SLL2 and BSD loopback; other records are not IP and\n"
+	"  kept. Time windows run on the capture's timestamps. Without a seed\n"
+	"  the SipHash key is random, as in the kernel.\n"
+	"summary: records, packets and bytes hashed, duplicates, dropped, marked,\n"
+	"  unparsed (IP but unusable, as the kernel counts), skipped (another\n"
+	"  family or protocol), not-ip, truncated (cut by the snap length), kept\n";
+
+struct replay_counts {
+	uint64_t records, packets, bytes, duplicates, dropped, marked;
+	uint64_t unparsed, skipped, not_ip, truncated, kept;
+};
+
+struct replay {
+	const char *in, *kept_path, *dropped_path, *log_path;
+	struct ddf_rule_spec rule;
+	struct ddf_sipkey key;
+	struct ddf_params params; /* as the kernel gets them */
+	uint64_t mem_bytes;
+	void *mem;
+	struct ddf_filter *filter;
+	pcap_t *pcap;
+	int dlt;
+	bool link_known;
+	pcap_dumper_t *kept, *dropped;
+	FILE *log;
+	struct replay_counts c;
+};
+
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/*
+ * Behind an ethertype whose payload starts at pay: skip VLAN tags (each
+ * 2 bytes of TCI and the inner ethertype), then IPv4 or IPv6. The IP
+ * version the link layer names goes to *ver; false when it names neither.
+ */
+static bool ether_l3(const uint8_t *d, uint32_t n, uint16_t type,
+		     uint32_t pay, uint32_t *l3, uint8_t *ver)
+{
+	while (type == 0x8100 || type == 0x88a8 || type == 0x9100) {
+		if (pay + 4 > n)
+			return false;
+		type = be16(d + pay + 2);
+		pay += 4;
+	}
+	if (type == 0x0800)
+		*ver = 4;
+	else if (type == 0x86dd)
+		*ver = 6;
+	else
+		return false;
+	*l3 = pay;
+	return true;
+}
+
+/* BSD loopback: an address family, in either byte order for DLT_NULL */
+static bool loop_l3(const uint8_t *d, uint32_t n, bool any_order,
+		    uint8_t *ver)
+{
+	uint32_t be, le;
+
+	if (n < 4)
+		return false;
+	be = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
+	     (uint32_t)d[2] << 8 | d[3];
+	le = (uint32_t)d[3] << 24 | (uint32_t)d[2] << 16 |
+	     (uint32_t)d[1] << 8 | d[0];
+	for (int i = 0; i < (any_order ? 2 : 1); i++) {
+		uint32_t af = i ? le : be;
+
+		if (af == 2) {
+			*ver = 4;
+			return true;
+		}
+		/* AF_INET6: Linux, NetBSD/OpenBSD, FreeBSD, Darwin */
+		if (af == 10 || af == 24 || af == 28 || af == 30) {
+			*ver = 6;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The link types replay finds an IP packet in. */
+static bool link_known(int dlt)
+{
+	switch (dlt) {
+	case DLT_EN10MB:
+	case DLT_RAW:
+	case DLT_IPV4:
+	case DLT_IPV6:
+	case DLT_LINUX_SLL:
+	case DLT_LINUX_SLL2:
+	case DLT_NULL:
+	case DLT_LOOP:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Where the IP packet of a record starts, and the version its link layer
+ * names (0: the packet's own version nibble decides, raw IP). False when
+ * the record carries no IPv4 or IPv6 packet.
+ */
+static bool record_l3(int dlt, const uint8_t *d, uint32_t n, uint32_t *l3,
+		      uint8_t *ver)
+{
+	*ver = 0;
+	switch (dlt) {
+	case DLT_EN10MB:
+		return n >= 14 && ether_l3(d, n, be16(d + 12), 14, l3, ver);
+	case DLT_LINUX_SLL: /* 16 bytes, the protocol at 14 */
+		return n >= 16 && ether_l3(d, n, be16(d + 14), 16, l3, ver);
+	case DLT_LINUX_SLL2: /* 20 bytes, the protocol at 0 */
+		return n >= 20 && ether_l3(d, n, be16(d), 20, l3, ver);
+	case DLT_NULL:
+	case DLT_LOOP:
+		*l3 = 4;
+		return loop_l3(d, n, dlt == DLT_NULL, ver);
+	case DLT_IPV4:
+		*ver = 4;
+		*l3 = 0;
+		return true;
+	case DLT_IPV6:
+		*ver = 6;
+		*l3 = 0;
+		return true;
+	case DLT_RAW:
+		*l3 = 0;
+		return true;
+	}
+	return false;
+}
+
+/* The filter, as the kernel builds it from the words `rule add` sends. */
+static int replay_filter(struct replay *rp, uint64_t now)
+{
+	const struct ddf_params *s = &rp->rule.filter.params;
+	struct ddf_params *p = &rp->params;
+	const char *why = NULL;
+	int err;
+
+	/* what put_filter() sends, field by field, then resolved again */
+	memset(p, 0, sizeof(*p));
+	p->kind = s->kind;
+	p->window = s->window;
+	if (s->flags & DDF_PF_TIME) {
+		p->flags = DDF_PF_TIME;
+		p->window_ns = s->window_ns;
+	}
+	p->k = s->k;
+	p->l = s->l;
+	p->m = s->m;
+	p->block_bits = s->block_bits;
+	p->block_hashes = s->block_hashes;
+	p->fp_bits = s->fp_bits;
+	p->cell_bits = s->cell_bits;
+	p->decrements = s->decrements;
+	p->inner_kind = s->inner_kind;
+	p->subfilters = s->subfilters;
+	p->p_star = s->p_star;
+	/* the kernel's is random; here it follows the seed */
+	p->rng_seed = ddf_siphash13_64(&rp->key, "rng_seed", 8);
+	err = ddf_params_resolve(p, &why);
+	if (err)
+		return ddfctl_err("replay: the filter: %s",
+				  why ? why : "invalid parameters");
+	rp->mem_bytes = ddf_filter_memsize(p);
+	if (!rp->mem_bytes)
+		return ddfctl_err("replay: the filter has no valid size");
+	rp->mem = calloc(1, rp->mem_bytes);
+	if (!rp->mem)
+		return ddfctl_err("replay: %llu bytes for the filter: %s",
+				  (unsigned long long)rp->mem_bytes,
+				  strerror(errno));
+	rp->filter = ddf_filter_init(rp->mem, rp->mem_bytes, p, now);
+	if (!rp->filter)
+		return ddfctl_err("replay: the core refused the filter's parameters");
+	return 0;
+}
+
+enum verdict { V_NEW, V_DUP, V_UNPARSED, V_SKIPPED, V_NOT_IP };
+
+static const char *const verdict_names[] = {
+	[V_NEW] = "new", [V_DUP] = "duplicate", [V_UNPARSED] = "unparsed",
+	[V_SKIPPED] = "skipped", [V_NOT_IP] = "not-ip",
+};
+
+/* One record through the hook's steps; its verdict. */
+static enum verdict replay_record(struct replay *rp,
+				  const struct pcap_pkthdr *h,
+				  const uint8_t *d)
+{
+	const struct ddf_rule_spec *r = &rp->rule;
+	struct ddf_key_flat flat = { d, h->caplen };
+	bool time_mode = rp->params.flags & DDF_PF_TIME;
+	struct ddf_key_info ki;
+	struct ddf_hash hash;
+	uint64_t now = 0;
+	uint32_t l3 = 0;
+	uint8_t ver = 0;
+	int ret;
+
+	if (r->key.form != DDF_KEY_FRAME) {
+		if (!record_l3(rp->dlt, d, h->caplen, &l3, &ver))
+			return V_NOT_IP;
+		flat.data = d + l3;
+		flat.len = h->caplen - l3;
+		/* the link layer says one version, the packet another */
+		if (ver && flat.len && flat.data[0] >> 4 != ver)
+			return V_UNPARSED;
+	}
+	ret = ddf_key_hash(&r->key, ddf_key_read_flat, &flat, flat.len,
+			   &rp->key, r->hash_alg, &hash, &ki);
+	switch (ret) {
+	case DDF_KEY_HASHED:
+		break;
+	case DDF_KEY_NOT_IP:
+	case DDF_KEY_MALFORMED:
+		return V_UNPARSED;
+	default: /* another family or protocol: not this rule's */
+		return V_SKIPPED;
+	}
+	if (time_mode)
+		now = (uint64_t)h->ts.tv_sec * 1000000000ull +
+		      (uint64_t)h->ts.tv_usec; /* ns precision */
+	rp->c.packets++;
+	rp->c.bytes += ki.len;
+	return ddf_filter_test_and_insert(rp->filter, &hash, now) ? V_DUP :
+								    V_NEW;
+}
+
+/* -w and -W: pcap files of the input's link type and snap length */
+static pcap_dumper_t *open_out(struct replay *rp, const char *path,
+			       const char *opt, u_int prec)
+{
+	pcap_t *dead = pcap_open_dead_with_tstamp_precision(
+		rp->dlt, pcap_snapshot(rp->pcap), prec);
+	pcap_dumper_t *dump;
+
+	if (!dead) {
+		ddfctl_err("replay: %s '%s': no memory", opt, path);
+		return NULL;
+	}
+	dump = pcap_dump_open(dead, path);
+	if (!dump)
+		ddfctl_err("replay: %s '%s': %s", opt, path, pcap_geterr(dead));
+	pcap_close(dead); /* the dumper keeps what it needs */
+	return dump;
+}
+
+/* The same file as the input: writing it would truncate what is read. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Open the input; ns timestamps, and the precision to write: a pcap file
+ * in microseconds is written in microseconds (the same bytes), anything
+ * else in nanoseconds.
+ */
+static int open_in(struct replay *rp, u_int *prec)
+{
+	char err[PCAP_ERRBUF_SIZE] = "";
+	FILE *f = stdin;
+	uint8_t m[4];
+
+	*prec = PCAP_TSTAMP_PRECISION_NANO;
+	if (strcmp(rp->in, "-")) {
+		f = fopen(rp->in, "rb");
+		if (!f)
+			return ddfctl_err("replay: '%s': %s", rp->in,
+					  strerror(errno));
+		if (fread(m, 1, 4, f) == 4 &&
+		    ((m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0xc3 &&
+		      m[3] == 0xd4) ||
+		     (m[0] == 0xd4 && m[1] == 0xc3 && m[2] == 0xb2 &&
+		      m[3] == 0xa1)))
+			*prec = PCAP_TSTAMP_PRECISION_MICRO;
+		rewind(f);
+	}
+	rp->pcap = pcap_fopen_offline_with_tstamp_precision(
+		f, PCAP_TSTAMP_PRECISION_NANO, err);
+	if (!rp->pcap) {
+		if (f != stdin)
+			fclose(f);
+		return ddfctl_err("replay: '%s' is not a capture libpcap reads: %s",
+				  rp->in, err);
+	}
+	rp->dlt = pcap_datalink(rp->pcap);
+	rp->link_known = link_known(rp->dlt);
+	return 0;
+}
+
+/* FILE [-w KEPT] [-W DROPPED] [-l LOG] [-j] and the rule's words */
+static int replay_args(int argc, char **argv, struct replay *rp)
+{
+	char **words = calloc(argc + 1, sizeof(*words));
+	int nw = 0, err;
+
+	if (!words)
+		return ddfctl_err("replay: no memory");
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = NULL;
+
+		/* a word after priority may be negative: it is priority's */
+		if (a[0] != '-' || !a[1] ||
+		    (nw && !strcmp(words[nw - 1], "priority"))) {
+			if (!rp->in)
+				rp->in = a;
+			else
+				words[nw++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "-w"))
+			dst = &rp->kept_path;
+		else if (!strcmp(a, "-W"))
+			dst = &rp->dropped_path;
+		else if (!strcmp(a, "-l"))
+			dst = &rp->log_path;
+		else if (!strcmp(a, "-j") || !strcmp(a, "--json"))
+			ddfctl_json = true;
+		else {
+			free(words);
+			return ddfctl_err("replay: '%s' is not an option (-w, -W, -l, -j; ddfctl replay --help)",
+					  a);
+		}
+		if (!dst)
+			continue;
+		if (i + 1 >= argc) {
+			free(words);
+			return ddfctl_err("replay: %s needs a FILE", a);
+		}
+		*dst = argv[++i];
+	}
+	if (!rp->in) {
+		free(words);
+		return ddfctl_err("replay: needs a capture FILE (ddfctl replay --help)");
+	}
+	err = parse_rule_words(nw, words, &rp->rule);
+	free(words);
+	if (err)
+		return -1;
+	if (rp->kept_path && rp->dropped_path &&
+	    !strcmp(rp->kept_path, rp->dropped_path) &&
+	    strcmp(rp->kept_path, "-"))
+		return ddfctl_err("replay: -w and -W name the same file '%s'",
+				  rp->kept_path);
+	if (rp->kept_path && rp->dropped_path && !strcmp(rp->kept_path, "-") &&
+	    !strcmp(rp->dropped_path, "-"))
+		return ddfctl_err("replay: -w and -W cannot both write to stdout");
+	if (rp->kept_path && same_file(rp->in, rp->kept_path))
+		return ddfctl_err("replay: -w '%s' is the input file",
+				  rp->kept_path);
+	if (rp->dropped_path && same_file(rp->in, rp->dropped_path))
+		return ddfctl_err("replay: -W '%s' is the input file",
+				  rp->dropped_path);
+	return 0;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void print_summary(FILE *out, const struct replay *rp)
+{
+	const struct replay_counts *c = &rp->c;
+	const char *link = pcap_datalink_val_to_name(rp->dlt);
+	const struct ddf_params *p = &rp->params;
+	static const struct {
+		const char *name;
+		size_t off;
+	} n[] = {
+#define RC(m) { #m, offsetof(struct replay_counts, m) }
+		RC(records), RC(packets), RC(bytes), RC(duplicates),
+		RC(dropped), RC(marked), RC(unparsed), RC(skipped),
+		RC(not_ip), RC(truncated), RC(kept),
+#undef RC
+	};
+
+	if (ddfctl_json) {
+		fputs("{\"file\": ", out);
+		json_string(out, rp->in);
+		fprintf(out, ", \"linktype\": %d, \"linktype_name\": ", rp->dlt);
+		json_string(out, link ? link : "?");
+		for (unsigned int i = 0; i < DDF_ARRAY_SIZE(n); i++)
+			fprintf(out, ", \"%s\": %llu", n[i].name,
+				*(const unsigned long long *)((const char *)c +
+							      n[i].off));
+		fprintf(out, ", \"filter\": {\"kind\": %u, \"kind_name\": \"%s\", \"window\": %llu",
+			p->kind, ddf_kind_name(p->kind),
+			(unsigned long long)p->window);
+		if (p->flags & DDF_PF_TIME)
+			fprintf(out, ", \"window_ns\": %llu",
+				(unsigned long long)p->window_ns);
+		fprintf(out, ", \"bytes\": %llu}}\n",
+			(unsigned long long)rp->mem_bytes);
+		return;
+	}
+	fprintf(out, "%s: %llu records, link type %s\n", rp->in,
+		(unsigned long long)c->records, link ? link : "?");
+	fprintf(out, "packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
+		(unsigned long long)c->packets, (unsigned long long)c->bytes,
+		(unsigned long long)c->duplicates,
+		(unsigned long long)c->dropped,
+		(unsigned long long)c->marked,
+		(unsigned long long)c->unparsed);
+	fprintf(out, "skipped %llu not-ip %llu truncated %llu kept %llu\n",
+		(unsigned long long)c->skipped, (unsigned long long)c->not_ip,
+		(unsigned long long)c->truncated, (unsigned long long)c->kept);
+	fprintf(out, "filter %s window %llu", ddf_kind_name(p->kind),
+		(unsigned long long)p->window);
+	if (p->flags & DDF_PF_TIME) {
+		fputs(" per ", out);
+		print_duration(out, p->window_ns);
+	}
+	fprintf(out, " memory %llu bytes\n", (unsigned long long)rp->mem_bytes);
+	if (!rp->link_known && rp->rule.key.form != DDF_KEY_FRAME &&
+	    c->records)
+		fprintf(out, "note: replay finds no IP packets in link type %s: every record passed as not IP\n",
+			link ? link : "?");
+}
+
+/* Read every record; 0, or -1 after a sentence. */
+static int replay_run(struct replay *rp)
+{
+	const struct ddf_rule_spec *r = &rp->rule;
+	struct pcap_pkthdr *h;
+	const u_char *d;
+	int ret;
+
+	while ((ret = pcap_next_ex(rp->pcap, &h, &d)) == 1) {
+		enum verdict v;
+		bool drop = false;
+
+		if (!rp->filter) {
+			/* built at the first record's time, as a rule before it */
+			uint64_t t0 = (uint64_t)h->ts.tv_sec * 1000000000ull +
+				      (uint64_t)h->ts.tv_usec;
+
+			if (replay_filter(rp, r->filter.params.flags &
+						      DDF_PF_TIME ? t0 : 0))
+				return -1;
+		}
+		rp->c.records++;
+		if (h->caplen < h->len)
+			rp->c.truncated++;
+		v = replay_record(rp, h, d);
+		switch (v) {
+		case V_DUP:
+			rp->c.duplicates++;
+			if (r->action == DDF_ACTION_DROP) {
+				rp->c.dropped++;
+				drop = true;
+			} else if (r->action == DDF_ACTION_MARK) {
+				rp->c.marked++;
+			}
+			break;
+		case V_UNPARSED:
+			rp->c.unparsed++;
+			break;
+		case V_SKIPPED:
+			rp->c.skipped++;
+			break;
+		case V_NOT_IP:
+			rp->c.not_ip++;
+			break;
+		case V_NEW:
+			break;
+		}
+		if (!drop)
+			rp->c.kept++;
+		if (drop && rp->dropped)
+			pcap_dump((u_char *)rp->dropped, h, d);
+		if (!drop && rp->kept)
+			pcap_dump((u_char *)rp->kept, h, d);
+		if (rp->log)
+			fprintf(rp->log, "%llu %s\n",
+				(unsigned long long)rp->c.records,
+				verdict_names[v]);
+	}
+	if (ret == PCAP_ERROR)
+		return ddfctl_err("replay: '%s': record %llu: %s", rp->in,
+				  (unsigned long long)rp->c.records + 1,
+				  pcap_geterr(rp->pcap));
+	if (!rp->filter && replay_filter(rp, 0))
+		return -1;
+	return 0;
+}
+
+/* Close the outputs; -1 after a sentence when one could not be written. */
+static int replay_close(struct replay *rp, int err)
+{
+	pcap_dumper_t *d[2] = { rp->kept, rp->dropped };
+	const char *path[2] = { rp->kept_path, rp->dropped_path };
+
+	for (int i = 0; i < 2; i++) {
+		if (!d[i])
+			continue;
+		if (pcap_dump_flush(d[i]) && !err)
+			err = ddfctl_err("replay: writing '%s' failed", path[i]);
+		pcap_dump_close(d[i]);
+	}
+	if (rp->log && rp->log != stdout) {
+		if (fclose(rp->log) && !err)
+			err = ddfctl_err("replay: writing '%s': %s",
+					 rp->log_path, strerror(errno));
+	} else if (rp->log && fflush(rp->log) && !err) {
+		err = ddfctl_err("replay: writing the log: %s",
+				 strerror(errno));
+	}
+	if (rp->pcap)
+		pcap_close(rp->pcap);
+	free(rp->mem);
+	return err;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay rp = { 0 };
+	u_int prec;
+	int err;
+
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "help"))) {
+		fputs(replay_help, stdout);
+		return 0;
+	}
+	if (replay_args(argc, argv, &rp))
+		return -1;
+	if (rp.rule.has_seed) {
+		ddf_sipkey_from_bytes(&rp.key, rp.rule.seed);
+	} else {
+		uint8_t seed[DDF_SEED_LEN];
+
+		if (getrandom(seed, sizeof(seed), 0) != sizeof(seed))
+			return ddfctl_err("replay: no random seed: %s",
+					  strerror(errno));
+		ddf_sipkey_from_bytes(&rp.key, seed);
+	}
+	if (open_in(&rp, &prec))
+		return -1;
+	err = 0;
+	if (rp.kept_path && !(rp.kept = open_out(&rp, rp.kept_path, "-w", prec)))
+		err = -1;
+	if (!err && rp.dropped_path &&
+	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W", prec)))
+		err = -1;
+	if (!err && rp.log_path) {
+		rp.log = strcmp(rp.log_path, "-") ? fopen(rp.log_path, "w") :
+						    stdout;
+		if (!rp.log)
+			err = ddfctl_err("replay: -l '%s': %s", rp.log_path,
+					 strerror(errno));
+	}
+	if (!err)
+		err = replay_run(&rp);
+	/* the summary goes to stderr when a capture or the log has stdout */
+	if (!err)
+		print_summary((rp.kept_path && !strcmp(rp.kept_path, "-")) ||
+				      (rp.dropped_path &&
+				       !strcmp(rp.dropped_path, "-")) ||
+				      rp.log == stdout ?
+			      stderr :
+			      stdout,
+			      &rp);
+	return replay_close(&rp, err);
+}
