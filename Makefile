@@ -21,7 +21,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
 .PHONY: all check check-core check-freestanding setup clean help demo
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt
+	$(B)/ddfpkt $(B)/replay.pcap
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -69,9 +69,21 @@ $(B)/ddfpkt: tests/netns/ddfpkt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
 
-check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests
+# ddf_pcapgen writes captures with duplicates at known places: the replay
+# tests' and, as build/replay.pcap, the one the VMs replay (initramfs.sh).
+$(B)/ddf_pcapgen: tests/tools/pcapgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -lpcap -o $@
+
+$(B)/replay.pcap: $(B)/ddf_pcapgen
+	$(B)/ddf_pcapgen mixed $@ >/dev/null
+
+check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
+		$(B)/ddf_pcapgen
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
+	tests/tools/test_replay.sh $(B)
+	tests/tools/test_replay_editcap.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh

@@ -48,8 +48,9 @@ static const char replay_help[] =
 	"  are taken and mean nothing offline), and 'key frame' besides\n"
 	"  -w KEPT     write the packets the rule lets through (pcap)\n"
 	"  -W DROPPED  write the packets it drops (action drop)\n"
-	"  -l LOG      one line per record: its number (from 1) and new,\n"
-	"              duplicate, unparsed, skipped or not-ip ('-': stdout)\n"
+	"  -l LOG      one line per record: its number (from 1), new,\n"
+	"              duplicate, unparsed, skipped or not-ip, and its captured\n"
+	"              length ('-': stdout)\n"
 	"  -j          the summary as JSON\n"
 	"  key frame   every captured byte of the record, link layer included,\n"
 	"              and its length: with filter exact window N-1, the packets\n"
@@ -462,6 +463,7 @@ static void print_summary(FILE *out, const struct replay *rp)
 		json_string(out, rp->in);
 		fprintf(out, ", \"linktype\": %d, \"linktype_name\": ", rp->dlt);
 		json_string(out, link ? link : "?");
+		fprintf(out, ", \"snaplen\": %d", pcap_snapshot(rp->pcap));
 		for (unsigned int i = 0; i < DDF_ARRAY_SIZE(n); i++)
 			fprintf(out, ", \"%s\": %llu", n[i].name,
 				*(const unsigned long long *)((const char *)c +
@@ -476,8 +478,9 @@ static void print_summary(FILE *out, const struct replay *rp)
 			(unsigned long long)rp->mem_bytes);
 		return;
 	}
-	fprintf(out, "%s: %llu records, link type %s\n", rp->in,
-		(unsigned long long)c->records, link ? link : "?");
+	fprintf(out, "%s: %llu records, link type %s, snap length %d\n",
+		rp->in, (unsigned long long)c->records, link ? link : "?",
+		pcap_snapshot(rp->pcap));
 	fprintf(out, "packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
 		(unsigned long long)c->packets, (unsigned long long)c->bytes,
 		(unsigned long long)c->duplicates,
@@ -554,9 +557,9 @@ static int replay_run(struct replay *rp)
 		if (!drop && rp->kept)
 			pcap_dump((u_char *)rp->kept, h, d);
 		if (rp->log)
-			fprintf(rp->log, "%llu %s\n",
+			fprintf(rp->log, "%llu %s %u\n",
 				(unsigned long long)rp->c.records,
-				verdict_names[v]);
+				verdict_names[v], h->caplen);
 	}
 	if (ret == PCAP_ERROR)
 		return ddfctl_err("replay: '%s': record %llu: %s", rp->in,

@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ddfctl replay on crafted captures (ddf_pcapgen): every record's verdict
+# against the classes the generator prints, for count and time windows,
+# VLAN tags, link types, non-IP records, -w/-W, the summary, and the
+# sentences of bad files and bad words.
+# Usage: tests/tools/test_replay.sh [BUILD_DIR]
+set -e
+
+B=${1:-build}
+CTL=$B/ddfctl
+GEN=$B/ddf_pcapgen
+SEED="seed 00112233445566778899aabbccddeeff"
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect COLUMN W [FAMILY]: the verdicts of filter exact window W from the
+# generator's classes (column 2: key packet, 3: key frame); records of
+# another FAMILY (4: classes 0-5, 6: classes 6-11) are skipped and never
+# enter the window
+expect() {
+	awk -v c="$1" -v w="$2" -v fam="${3:-0}" '
+		{ k = $c
+		  if (k == "-") { print NR, "not-ip"; next }
+		  if (fam && ((fam == 4) != (k + 0 < 6))) { print NR, "skipped"; next }
+		  v = "new"
+		  for (j = n - w + 1; j <= n; j++) if (j >= 1 && h[j] == k) v = "duplicate"
+		  h[++n] = k; print NR, v }' "$tmp/cls"
+}
+
+# verdicts of a replay log, without the lengths
+verdicts() { awk '{ print $1, $2 }' "$tmp/log"; }
+
+# Test that every record's verdict is the exact window's, key packet and key
+# frame, for windows 1, 4 and 30 over every scenario and link type
+for s in mixed vlan nonip link:en10mb link:raw link:ipv4 link:ipv6 link:sll \
+	link:sll2 link:null link:nullbe link:loop link:ppp; do
+	"$GEN" "$s" "$tmp/in.pcap" >"$tmp/cls"
+	for w in 1 4 30; do
+		"$CTL" replay "$tmp/in.pcap" filter exact window "$w" -l "$tmp/log" \
+			>/dev/null
+		if [ "$(verdicts)" = "$(expect 2 "$w")" ]; then ok; else
+			bad "$s: key packet, exact window $w"
+		fi
+		"$CTL" replay "$tmp/in.pcap" key frame filter exact window "$w" \
+			-l "$tmp/log" >/dev/null
+		if [ "$(verdicts)" = "$(expect 3 "$w")" ]; then ok; else
+			bad "$s: key frame, exact window $w"
+		fi
+	done
+done
+
+# Test that VLAN-tagged frames (802.1Q, QinQ, 0x9100) key as the untagged
+# one under key packet, and differ under key frame
+"$GEN" vlan "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" filter exact window 10 -l "$tmp/log" >/dev/null
+[ "$(awk '$2 == "duplicate" { printf "%s ", $1 }' "$tmp/log")" = "2 3 4 6 7 " ] &&
+	ok || bad "vlan: tagged copies are duplicates of the untagged frame"
+"$CTL" replay "$tmp/in.pcap" key frame filter exact window 10 -l "$tmp/log" \
+	>/dev/null
+[ "$(awk '$2 == "duplicate" { printf "%s ", $1 }' "$tmp/log")" = "7 " ] &&
+	ok || bad "vlan: key frame sees the tags"
+
+# Test that family ip and ip6 skip the other family, which never enters the
+# window, as the kernel's hook of one family never sees the other
+"$GEN" mixed "$tmp/in.pcap" >"$tmp/cls"
+for f in 4 6; do
+	fam=ip
+	[ $f = 6 ] && fam=ip6
+	"$CTL" replay "$tmp/in.pcap" family $fam filter exact window 5 \
+		-l "$tmp/log" >/dev/null
+	if [ "$(verdicts)" = "$(expect 2 5 $f)" ]; then ok; else
+		bad "family $fam: the other family skipped"
+	fi
+done
+
+# Test that a time window runs on the capture's timestamps, its bound
+# (2 ms apart) included
+"$GEN" time "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" filter exact window 100/2ms -l "$tmp/log" \
+	>/dev/null
+got=$(awk '{ printf "%s ", $2 }' "$tmp/log")
+want="new duplicate duplicate new duplicate new new duplicate new "
+[ "$got" = "$want" ] && ok || bad "time window 2ms: got '$got'"
+"$CTL" replay "$tmp/in.pcap" filter exact window 100/5ms -l "$tmp/log" \
+	>/dev/null
+got=$(awk '{ printf "%s ", $2 }' "$tmp/log")
+want="new duplicate duplicate new duplicate new new duplicate duplicate "
+[ "$got" = "$want" ] && ok || bad "time window 5ms: got '$got'"
+# a time-based apbbf: copies 1 ms apart are duplicates, 20 ms apart not
+"$CTL" replay "$tmp/in.pcap" filter apbbf window 1000/2ms $SEED \
+	-l "$tmp/log" >/dev/null
+got=$(awk '{ printf "%s ", $2 }' "$tmp/log")
+case $got in
+"new duplicate "*" new "*) ok ;;
+*) bad "apbbf window 1000/2ms: got '$got'" ;;
+esac
+
+# Test that -w gets the kept records and -W the dropped ones, in order,
+# and that the summary counts them
+"$GEN" mixed "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" -j replay "$tmp/in.pcap" filter exact window 8 -w "$tmp/kept.pcap" \
+	-W "$tmp/drop.pcap" -l "$tmp/log" >"$tmp/sum"
+ndup=$(grep -c ' duplicate ' "$tmp/log")
+"$CTL" replay "$tmp/kept.pcap" key frame filter exact window 1 \
+	-l "$tmp/klog" >/dev/null
+"$CTL" replay "$tmp/drop.pcap" key frame filter exact window 1 \
+	-l "$tmp/dlog" >/dev/null
+[ "$(awk '$2 != "duplicate" { print $3 }' "$tmp/log")" = \
+	"$(awk '{ print $3 }' "$tmp/klog")" ] && ok ||
+	bad "-w holds the records that are not duplicates"
+[ "$(awk '$2 == "duplicate" { print $3 }' "$tmp/log")" = \
+	"$(awk '{ print $3 }' "$tmp/dlog")" ] && [ "$ndup" -gt 10 ] && ok ||
+	bad "-W holds the duplicates"
+grep -q "\"records\": 96, \"packets\": 96, .*\"duplicates\": $ndup, \"dropped\": $ndup, \"marked\": 0, " "$tmp/sum" &&
+	grep -q "\"kept\": $((96 - ndup)), \"filter\": {\"kind\": [0-9]*, \"kind_name\": \"exact\", \"window\": 8, \"bytes\": [1-9]" "$tmp/sum" &&
+	ok || bad "the JSON summary: $(cat "$tmp/sum")"
+# the kept file is a microsecond-free copy: the same bytes, nanoseconds
+cmp -s <(head -c 4 "$tmp/kept.pcap" | od -An -tx1) \
+	<(head -c 4 "$tmp/in.pcap" | od -An -tx1) && ok ||
+	bad "-w keeps the input's nanosecond timestamps"
+
+# Test that action mark and count drop nothing: -W is empty, all are kept
+for a in "mark 0x10" count; do
+	# shellcheck disable=SC2086
+	"$CTL" replay "$tmp/in.pcap" filter exact window 8 action $a \
+		-w "$tmp/kept.pcap" -W "$tmp/drop.pcap" >"$tmp/sum"
+	m=0
+	[ "$a" = count ] || m=$ndup
+	grep -q "duplicates $ndup dropped 0 marked $m " "$tmp/sum" &&
+		grep -q " kept 96$" "$tmp/sum" && ok ||
+		bad "action $a: $(cat "$tmp/sum")"
+	"$CTL" replay "$tmp/drop.pcap" key frame filter exact window 1 \
+		-l "$tmp/dlog" >/dev/null
+	[ ! -s "$tmp/dlog" ] && ok || bad "action $a: -W is empty"
+done
+
+# Test that non-IP records are kept and counted, and that a link type
+# replay does not read passes every record as not IP, with a note
+"$GEN" nonip "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" filter exact window 8 -w "$tmp/kept.pcap" \
+	>"$tmp/sum"
+grep -q "packets 3 .*duplicates 1 dropped 1 " "$tmp/sum" &&
+	grep -q "not-ip 4 truncated 0 kept 6$" "$tmp/sum" && ok ||
+	bad "non-IP records kept: $(cat "$tmp/sum")"
+"$GEN" link:ppp "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" window 8 >"$tmp/sum"
+grep -q "^note: replay finds no IP packets in link type PPP" "$tmp/sum" &&
+	grep -q "not-ip 8 truncated 0 kept 8$" "$tmp/sum" && ok ||
+	bad "an unknown link type: $(cat "$tmp/sum")"
+
+# Test that the same seed gives the same decisions with a probabilistic
+# filter, and that they are a superset of the exact filter's (no false
+# negatives in the window)
+"$GEN" mixed "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" filter apbbf window 8 fpr 0.2 $SEED \
+	-l "$tmp/log1" >/dev/null
+"$CTL" replay "$tmp/in.pcap" filter apbbf window 8 fpr 0.2 $SEED \
+	-l "$tmp/log2" >/dev/null
+cmp -s "$tmp/log1" "$tmp/log2" && ok || bad "apbbf: the same seed, other decisions"
+"$CTL" replay "$tmp/in.pcap" filter exact window 8 -l "$tmp/log" >/dev/null
+[ -z "$(join <(awk '$2 == "duplicate" { print $1 }' "$tmp/log" | sort) \
+	<(awk '$2 != "duplicate" { print $1 }' "$tmp/log1" | sort))" ] && ok ||
+	bad "apbbf window 8 misses a duplicate of the exact window 8"
+
+# Test that -l - writes the log on stdout and the summary on stderr
+"$CTL" replay "$tmp/in.pcap" filter exact window 8 -l - >"$tmp/out" \
+	2>"$tmp/err"
+[ "$(wc -l <"$tmp/out")" = 96 ] && grep -q '^packets 96 ' "$tmp/err" && ok ||
+	bad "-l -: log on stdout, summary on stderr"
+
+# Test that a capture cut inside a record is an error naming the record
+head -c 500 "$tmp/in.pcap" >"$tmp/cut.pcap"
+if "$CTL" replay "$tmp/cut.pcap" window 8 >/dev/null 2>"$tmp/err"; then
+	bad "a cut capture is accepted"
+else
+	grep -q "replay: '$tmp/cut.pcap': record [0-9]*: " "$tmp/err" && ok ||
+		bad "a cut capture: $(cat "$tmp/err")"
+fi
+
+# Test that bad files, options and words are refused with a sentence naming
+# them, a non-zero status and no output file
+echo "not a capture" >"$tmp/text"
+while IFS='|' read -r args want; do
+	rm -f "$tmp/o.pcap"
+	# shellcheck disable=SC2086
+	if "$CTL" replay $args >/dev/null 2>"$tmp/err"; then
+		bad "replay $args: accepted"
+		continue
+	fi
+	grep -qF -- "$want" "$tmp/err" && [ ! -e "$tmp/o.pcap" ] && ok ||
+		bad "replay $args: '$(cat "$tmp/err")' does not say '$want'"
+done <<EOF
+$tmp/none.pcap window 8 -w $tmp/o.pcap|replay: '$tmp/none.pcap': No such file or directory
+$tmp/text window 8 -w $tmp/o.pcap|replay: '$tmp/text' is not a capture libpcap reads
+|replay: needs a capture FILE
+$tmp/in.pcap|replay: needs a window
+$tmp/in.pcap window 8 bogus 1 -w $tmp/o.pcap|replay: 'bogus' is not a keyword (ddfctl replay --help)
+$tmp/in.pcap window 8x -w $tmp/o.pcap|window: '8x' is not a count or a duration
+$tmp/in.pcap window 8 filter nosuch -w $tmp/o.pcap|filter: 'nosuch' is not a filter kind
+$tmp/in.pcap window 8 key frame ignore ttl -w $tmp/o.pcap|ignore: 'ttl' masks bytes of 'key packet'
+$tmp/in.pcap window 8 key frame family ip -w $tmp/o.pcap|family: 'ip' selects IP packets by their header
+$tmp/in.pcap window 8 key frame proto udp -w $tmp/o.pcap|proto: 'udp' selects packets by their IP header
+$tmp/in.pcap window 8 key frame max-bytes 64 -w $tmp/o.pcap|max-bytes: '64' caps the bytes
+$tmp/in.pcap window 8 key nosuch -w $tmp/o.pcap|key: 'nosuch' is not a field
+$tmp/in.pcap window 8 -x|replay: '-x' is not an option
+$tmp/in.pcap window 8 -w|replay: -w needs a FILE
+$tmp/in.pcap window 8 -w $tmp/in.pcap|replay: -w '$tmp/in.pcap' is the input file
+$tmp/in.pcap window 8 -w $tmp/o.pcap -W $tmp/o.pcap|replay: -w and -W name the same file
+$tmp/in.pcap window 8 -w $tmp/nodir/o.pcap|replay: -w '$tmp/nodir/o.pcap': 
+EOF
+
+# Test that rule add refuses key frame: the kernel never sees frames
+if "$CTL" -n rule add r key frame window 8 >/dev/null 2>"$tmp/err"; then
+	bad "rule add takes key frame"
+else
+	grep -q "key: 'frame' .* is for ddfctl replay only" "$tmp/err" && ok ||
+		bad "rule add key frame: $(cat "$tmp/err")"
+fi
+
+# Test that replay is in --help, answers replay --help, and is in the man page
+"$CTL" --help | grep -q '^  replay  *FILE ' && ok || bad "--help lists replay"
+"$CTL" replay --help >"$tmp/out"
+grep -q '^usage: ddfctl \[-j\] replay FILE' "$tmp/out" &&
+	grep -q 'editcap -D N' "$tmp/out" && ok || bad "replay --help"
+grep -q '^\.BI replay " FILE"' tools/ddfctl/ddfctl.8 &&
+	grep -q '^\.B key frame' tools/ddfctl/ddfctl.8 && ok ||
+	bad "ddfctl.8 documents replay and key frame"
+
+echo "test_replay: $pass passed, $fail failed"
+[ "$fail" = 0 ]
