@@ -9,6 +9,8 @@
  * adds nothing but the Ethernet header. "recv" counts datagrams on a plain
  * UDP socket: the kernel reassembles fragments and drops bad checksums
  * before the socket sees them, so its counts also prove the packets valid.
+ * "replay" sends the IP packets of a pcap file's records the same way, so
+ * the kernel can be shown a capture that ddfctl replay decides offline.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -76,6 +78,16 @@ static const char recv_usage[] =
 	"  -n MAX           indices below MAX count as distinct (65536)\n"
 	"  -r FILE          create FILE (\"listening\") once the socket is bound\n"
 	"Prints \"received R distinct U\": R datagrams, U distinct indices.\n";
+
+static const char replay_usage[] =
+	"usage: ddfpkt replay -i IFACE -m MAC [-k K] [-W USEC] FILE\n"
+	"  the IP packet of every record of the pcap FILE, as send sends them\n"
+	"  (link types Ethernet, VLAN tags skipped, Linux cooked SLL and SLL2,\n"
+	"  raw IP); records with no IP packet are not sent\n"
+	"  -i IFACE -m MAC  the interface and the destination MAC\n"
+	"  -k K             only record K (from 1)\n"
+	"  -W USEC          sleep between packets (0)\n"
+	"Prints \"ddfpkt: sent P packets, N records not IP\".\n";
 
 /* A way out: an interface, the next hop's MAC and the TTL used there. */
 struct path {
@@ -592,6 +604,183 @@ static int cmd_send(int argc, char **argv)
 	return 0;
 }
 
+/* A pcap file in memory: the header's byte order, precision, link type. */
+struct pcap_file {
+	uint8_t *data;
+	size_t len, off;
+	bool swap;
+	uint32_t linktype;
+};
+
+static uint32_t pcap_u32(const struct pcap_file *f, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return f->swap ? __builtin_bswap32(v) : v;
+}
+
+static void pcap_open(struct pcap_file *f, const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	size_t cap = 1 << 16, n;
+	uint32_t magic;
+
+	if (!in)
+		sys_err("'%s'", path);
+	f->data = malloc(cap);
+	f->len = 0;
+	while (f->data && (n = fread(f->data + f->len, 1, cap - f->len, in))) {
+		f->len += n;
+		if (f->len == cap)
+			f->data = realloc(f->data, cap *= 2);
+	}
+	if (!f->data || ferror(in))
+		sys_err("reading '%s'", path);
+	fclose(in);
+	if (f->len < 24)
+		usage_err("'%s' is not a pcap file", path);
+	memcpy(&magic, f->data, 4);
+	f->swap = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
+	magic = pcap_u32(f, f->data);
+	if (magic != 0xa1b2c3d4 && magic != 0xa1b23c4d)
+		usage_err("'%s' is not a pcap file (pcapng is not read here)",
+			  path);
+	f->linktype = pcap_u32(f, f->data + 20) & 0x0fffffff;
+	f->off = 24;
+}
+
+/* The next record: its bytes and captured length; false at the end. */
+static bool pcap_next(struct pcap_file *f, const uint8_t **rec, uint32_t *len)
+{
+	if (f->off + 16 > f->len)
+		return false;
+	*len = pcap_u32(f, f->data + f->off + 8);
+	if (*len > f->len - f->off - 16)
+		usage_err("the capture ends inside a record");
+	*rec = f->data + f->off + 16;
+	f->off += 16 + *len;
+	return true;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Where the IP packet of a record starts, or -1 when it has none. */
+static long record_l3(uint32_t linktype, const uint8_t *r, uint32_t len)
+{
+	uint32_t pay;
+	uint16_t type;
+
+	switch (linktype) {
+	case 1: /* Ethernet */
+		if (len < 14)
+			return -1;
+		type = get16(r + 12);
+		pay = 14;
+		break;
+	case 113: /* Linux cooked */
+		if (len < 16)
+			return -1;
+		type = get16(r + 14);
+		pay = 16;
+		break;
+	case 276: /* Linux cooked v2 */
+		if (len < 20)
+			return -1;
+		type = get16(r);
+		pay = 20;
+		break;
+	case 101: /* raw IP */
+	case 228: /* IPv4 */
+	case 229: /* IPv6 */
+		return 0;
+	default:
+		return -1;
+	}
+	while (type == 0x8100 || type == 0x88a8 || type == 0x9100) {
+		if (pay + 4 > len)
+			return -1;
+		type = get16(r + pay + 2);
+		pay += 4;
+	}
+	return type == 0x0800 || type == 0x86dd ? (long)pay : -1;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct send_opts o = { .npaths = 1 };
+	unsigned long only = 0, gap = 0, index = 0, sent = 0, not_ip = 0;
+	struct pcap_file f;
+	const uint8_t *rec;
+	bool mac_set = false;
+	uint32_t len;
+	int c, fd;
+
+	cmd = "ddfpkt replay";
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:m:k:W:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.path[0].ifname = optarg;
+			o.path[0].ifindex = parse_ifname(c, optarg);
+			break;
+		case 'm':
+			parse_mac(c, optarg, o.path[0].mac);
+			mac_set = true;
+			break;
+		case 'k':
+			only = parse_num(c, optarg, 1, UINT32_MAX);
+			break;
+		case 'W':
+			gap = parse_num(c, optarg, 0, 60000000);
+			break;
+		case 'h':
+			fputs(replay_usage, stdout);
+			exit(0);
+		default:
+			bad_option(c);
+		}
+	}
+	if (optind + 1 != argc)
+		usage_err("wants one pcap FILE");
+	if (!o.path[0].ifname || !mac_set)
+		usage_err("-i IFACE and -m MAC are required");
+	pcap_open(&f, argv[optind]);
+	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		sys_err("an AF_PACKET socket (root or CAP_NET_RAW needed)");
+	while (pcap_next(&f, &rec, &len)) {
+		long l3;
+
+		if (only && ++index != only)
+			continue;
+		l3 = record_l3(f.linktype, rec, len);
+		if (l3 < 0 || (uint32_t)l3 >= len ||
+		    (rec[l3] >> 4 != 4 && rec[l3] >> 4 != 6)) {
+			not_ip++;
+			continue;
+		}
+		if (sent && gap)
+			sleep_us(gap);
+		o.family = rec[l3] >> 4 == 4 ? AF_INET : AF_INET6;
+		send_packet(fd, &o, &o.path[0], rec + l3, len - l3);
+		sent++;
+	}
+	close(fd);
+	free(f.data);
+	if (only && index < only)
+		usage_err("the capture has no record %lu", only);
+	printf("ddfpkt: sent %lu packets, %lu records not IP\n", sent, not_ip);
+	return 0;
+}
+
 /* "ddfpkt INDEX\n" at the start of @buf; returns false for anything else. */
 static bool parse_index(const char *buf, size_t len, uint32_t *index)
 {
@@ -740,17 +929,21 @@ static int cmd_recv(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "%s\n%s", send_usage, recv_usage);
+		fprintf(stderr, "%s\n%s\n%s", send_usage, recv_usage,
+			replay_usage);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
-		printf("%s\n%s", send_usage, recv_usage);
+		printf("%s\n%s\n%s", send_usage, recv_usage, replay_usage);
 		return 0;
 	}
 	if (!strcmp(argv[1], "send"))
 		return cmd_send(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "recv"))
 		return cmd_recv(argc - 1, argv + 1);
-	usage_err("no command '%s'; the commands are send and recv", argv[1]);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
+	usage_err("no command '%s'; the commands are send, recv and replay",
+		  argv[1]);
 }
