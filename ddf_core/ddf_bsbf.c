@@ -395,6 +395,7 @@ static void bsbf_stats(const struct ddf_filter *f, struct ddf_stats *st)
 	const struct ddf_filter_type ident = {           \
 		.name = tname,                           \
 		.kind = tkind,                           \
+		.flags = DDF_TF_RANDOM,                  \
 		.resolve = bsbf_resolve,                 \
 		.memsize = bsbf_memsize,                 \
 		.init = bsbf_init,                       \

@@ -320,6 +320,7 @@ static void cuckoo_stats(const struct ddf_filter *f, struct ddf_stats *st)
 const struct ddf_filter_type ddf_cuckoo_type = {
 	.name = "cuckoo",
 	.kind = DDF_KIND_CUCKOO,
+	.flags = DDF_TF_RANDOM,
 	.resolve = cuckoo_resolve,
 	.memsize = cuckoo_memsize,
 	.init = cuckoo_init,

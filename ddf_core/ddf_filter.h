@@ -90,7 +90,7 @@ struct ddf_params {
 	uint32_t subfilters; /* queuing construction: L */
 	uint32_t p_star; /* RSBF: insertion threshold p*, Q32 (0: 0.03) */
 	uint32_t reserved;
-	uint64_t rng_seed; /* randomised filters: PRNG seed */
+	uint64_t rng_seed; /* DDF_TF_RANDOM kinds: PRNG seed; others: 0 */
 };
 
 /* A key, as the 128-bit keyed hash of its bytes. */
@@ -113,9 +113,13 @@ struct ddf_stats {
 
 struct ddf_filter;
 
+/* ddf_filter_type.flags */
+#define DDF_TF_RANDOM 0x1u /* draws random numbers: give params.rng_seed */
+
 struct ddf_filter_type {
 	const char *name;
 	uint32_t kind;
+	uint32_t flags; /* DDF_TF_* */
 	/* Complete and check params (fill derived fields). */
 	int (*resolve)(struct ddf_params *p, const char **why);
 	uint64_t (*memsize)(const struct ddf_params *p);

@@ -228,6 +228,7 @@ static void sbf_stats(const struct ddf_filter *f, struct ddf_stats *st)
 const struct ddf_filter_type ddf_sbf_type = {
 	.name = "sbf",
 	.kind = DDF_KIND_SBF,
+	.flags = DDF_TF_RANDOM,
 	.resolve = sbf_resolve,
 	.memsize = sbf_memsize,
 	.init = sbf_init,

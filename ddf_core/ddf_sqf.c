@@ -303,6 +303,7 @@ static void sqf_stats(const struct ddf_filter *f, struct ddf_stats *st)
 const struct ddf_filter_type ddf_sqf_type = {
 	.name = "sqf",
 	.kind = DDF_KIND_SQF,
+	.flags = DDF_TF_RANDOM,
 	.resolve = sqf_resolve,
 	.memsize = sqf_memsize,
 	.init = sqf_init,

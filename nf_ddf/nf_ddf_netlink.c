@@ -97,6 +97,17 @@ static int nf_ddf_parse_key(struct nf_ddf_rule *rule, struct nlattr *nest,
 	return 0;
 }
 
+/* A random PRNG seed for the kinds (or a queue's subfilters) that draw. */
+static void nf_ddf_rng_seed(struct ddf_params *p)
+{
+	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
+
+	if (t && t->kind == DDF_KIND_QUEUE)
+		t = ddf_filter_type_by_kind(p->inner_kind);
+	if (t && (t->flags & DDF_TF_RANDOM))
+		get_random_bytes(&p->rng_seed, sizeof(p->rng_seed));
+}
+
 static int nf_ddf_parse_filter(struct nf_ddf_rule *rule, struct nlattr *nest,
 			       struct netlink_ext_ack *extack)
 {
@@ -139,7 +150,7 @@ static int nf_ddf_parse_filter(struct nf_ddf_rule *rule, struct nlattr *nest,
 	p->inner_kind = nf_ddf_get_u32(tb, DDF_FILTER_A_INNER_KIND, 0);
 	p->subfilters = nf_ddf_get_u32(tb, DDF_FILTER_A_SUBFILTERS, 0);
 	p->p_star = nf_ddf_get_u32(tb, DDF_FILTER_A_P_STAR, 0);
-	get_random_bytes(&p->rng_seed, sizeof(p->rng_seed));
+	nf_ddf_rng_seed(p);
 	if (tb[DDF_FILTER_A_HASH])
 		rule->hash_alg = nla_get_u8(tb[DDF_FILTER_A_HASH]);
 	if (tb[DDF_FILTER_A_SEED]) {

@@ -178,6 +178,80 @@ absent n2 only1
 n1 ddfctl rule flush
 passed "rules are per namespace"
 
+# Test that changing rules needs CAP_NET_ADMIN over the namespace: in a new
+# user namespace (root there, nobody over $netns1) every change is refused
+# with EPERM and reading still works; the root of a new user and network
+# namespace manages that namespace's rules and sees none of $netns1's.
+n1 ddfctl rule add priv window 1000
+for cmd in "rule add x window 10" "rule del priv" "rule reset priv" \
+	"rule reset priv filter" "rule flush"; do
+	# shellcheck disable=SC2086
+	if out=$(ip netns exec "$netns1" unshare -r ddfctl $cmd 2>&1); then
+		fail "ddfctl $cmd without CAP_NET_ADMIN succeeded"
+	fi
+	grep -q "not permitted" <<<"$out" || fail "ddfctl $cmd without CAP_NET_ADMIN: $out"
+done
+ip netns exec "$netns1" unshare -r ddfctl show priv >/dev/null
+n1 ddfctl show priv >/dev/null
+out=$(ip netns exec "$netns1" unshare -r -n sh -c \
+	'ddfctl rule add mine window 10 && ddfctl save && ! ddfctl show priv 2>/dev/null')
+expect_eq "$(grep -c '^rule add ' <<<"$out")" 1 "rules seen in a new user and network namespace"
+grep -q '^rule add mine ' <<<"$out" || fail "the new namespace's rule: $out"
+n1 ddfctl save | grep -q '^rule add mine ' && fail "a rule of another namespace is seen"
+n1 ddfctl rule del priv
+passed "changes need CAP_NET_ADMIN over the namespace"
+
+# Test that every filter kind of the core builds in the kernel and
+# de-duplicates: 50 datagrams sent twice through a counting rule of each
+# kind. Kinds without false negatives inside the window must count exactly
+# 50 copies; the others (their papers trade false negatives for memory) at
+# least one and no more than they saw.
+mac2=$(ip netns exec "$netns2" cat /sys/class/net/veth2/address)
+kinds=(
+	"exact|apbf|window 1000"
+	"exact|apbbf|window 1000"
+	"exact|exact|window 1000"
+	"exact|shf|window 1000"
+	"exact|apbbf|window 1000/1s"
+	"exact|exact|window 1000/1s"
+	"exact|queue|window 1000 shape inner_kind=exact,subfilters=4"
+	"some|qht|window 1000"
+	"some|qhtd|window 1000"
+	"some|qqhtd|window 1000"
+	"some|sqf|window 1000"
+	"some|a2|window 1000"
+	"some|bdbf|window 1000"
+	"some|cuckoo|window 1000"
+	"some|cshf|window 1000"
+	"some|sbf|memory 64K"
+	"some|rsbf|memory 64K"
+	"some|bsbf|memory 64K"
+	"some|bsbfsd|memory 64K"
+	"some|rlbsbf|memory 64K"
+)
+first=0
+for row in "${kinds[@]}"; do
+	IFS='|' read -r want kind args <<<"$row"
+	# shellcheck disable=SC2086
+	n2 ddfctl rule add "k_$kind" family ip hook input proto udp filter "$kind" $args action count
+	n1 ddfpkt send -i veth1 -m "$mac2" -s 192.168.241.1 -d 192.168.241.2 \
+		-n 50 -c 2 -f $first >/dev/null
+	first=$((first + 50))
+	line=$(ip netns exec "$netns2" ddfctl stats "k_$kind")
+	packets=$(sed -n 's/.* packets \([0-9]*\).*/\1/p' <<<"$line")
+	dups=$(sed -n 's/.* duplicates \([0-9]*\).*/\1/p' <<<"$line")
+	expect_eq "$packets" 100 "$kind packets"
+	if [[ $want == exact ]]; then
+		expect_eq "$dups" 50 "$kind duplicates"
+	else
+		expect_ge "$dups" 1 "$kind duplicates"
+		expect_ge 100 "$dups" "$kind duplicates at most its packets"
+	fi
+	pretty 2 "$kind ($args): $dups of 50 copies"
+	n2 ddfctl rule del "k_$kind"
+done
+passed "${#kinds[@]} filter configurations in the kernel"
+
 # Test that IPv4 and IPv6 pings cross the veth pair with the module loaded.
 before=$(rx_packets "$netns2" veth2)
 n1 ping -q -c 5 -i 0.1 -W 5 192.168.241.2
