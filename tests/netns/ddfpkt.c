@@ -80,14 +80,16 @@ static const char recv_usage[] =
 	"Prints \"received R distinct U\": R datagrams, U distinct indices.\n";
 
 static const char replay_usage[] =
-	"usage: ddfpkt replay -i IFACE -m MAC [-k K] [-W USEC] FILE\n"
+	"usage: ddfpkt replay -i IFACE -m MAC [-k K] [-S] [-W USEC] FILE\n"
 	"  the IP packet of every record of the pcap FILE, as send sends them\n"
 	"  (link types Ethernet, VLAN tags skipped, Linux cooked SLL and SLL2,\n"
 	"  raw IP); records with no IP packet are not sent\n"
 	"  -i IFACE -m MAC  the interface and the destination MAC\n"
 	"  -k K             only record K (from 1)\n"
+	"  -S               step: one record per line read on stdin, then\n"
+	"                   \"K sent\" or \"K not-ip\" on stdout (EOF stops)\n"
 	"  -W USEC          sleep between packets (0)\n"
-	"Prints \"ddfpkt: sent P packets, N records not IP\".\n";
+	"Prints \"ddfpkt: sent P packets, N records not IP\" (on stderr with -S).\n";
 
 /* A way out: an interface, the next hop's MAC and the TTL used there. */
 struct path {
@@ -719,13 +721,14 @@ static int cmd_replay(int argc, char **argv)
 	unsigned long only = 0, gap = 0, index = 0, sent = 0, not_ip = 0;
 	struct pcap_file f;
 	const uint8_t *rec;
-	bool mac_set = false;
+	bool mac_set = false, step = false;
+	char line[64];
 	uint32_t len;
 	int c, fd;
 
 	cmd = "ddfpkt replay";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:m:k:W:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:m:k:SW:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.path[0].ifname = optarg;
@@ -737,6 +740,9 @@ static int cmd_replay(int argc, char **argv)
 			break;
 		case 'k':
 			only = parse_num(c, optarg, 1, UINT32_MAX);
+			break;
+		case 'S':
+			step = true;
 			break;
 		case 'W':
 			gap = parse_num(c, optarg, 0, 60000000);
@@ -759,25 +765,34 @@ static int cmd_replay(int argc, char **argv)
 	while (pcap_next(&f, &rec, &len)) {
 		long l3;
 
-		if (only && ++index != only)
+		if (++index != only && only)
 			continue;
+		if (step && !fgets(line, sizeof(line), stdin))
+			break;
 		l3 = record_l3(f.linktype, rec, len);
 		if (l3 < 0 || (uint32_t)l3 >= len ||
 		    (rec[l3] >> 4 != 4 && rec[l3] >> 4 != 6)) {
 			not_ip++;
-			continue;
+			if (step)
+				printf("%lu not-ip\n", index);
+		} else {
+			if (sent && gap)
+				sleep_us(gap);
+			o.family = rec[l3] >> 4 == 4 ? AF_INET : AF_INET6;
+			send_packet(fd, &o, &o.path[0], rec + l3, len - l3);
+			sent++;
+			if (step)
+				printf("%lu sent\n", index);
 		}
-		if (sent && gap)
-			sleep_us(gap);
-		o.family = rec[l3] >> 4 == 4 ? AF_INET : AF_INET6;
-		send_packet(fd, &o, &o.path[0], rec + l3, len - l3);
-		sent++;
+		if (step)
+			fflush(stdout);
 	}
 	close(fd);
 	free(f.data);
 	if (only && index < only)
 		usage_err("the capture has no record %lu", only);
-	printf("ddfpkt: sent %lu packets, %lu records not IP\n", sent, not_ip);
+	fprintf(step ? stderr : stdout,
+		"ddfpkt: sent %lu packets, %lu records not IP\n", sent, not_ip);
 	return 0;
 }
 

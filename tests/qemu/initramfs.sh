@@ -93,6 +93,10 @@ base() {
 		die "initramfs: build/ddfpkt is missing (run make first)"
 	copy_bin "$root" "$DDF_ROOT/build/ddfpkt"
 	cp "$DDF_ROOT/build/ddfpkt" "$root/usr/bin/ddfpkt"
+	# the capture tests/netns/replay.sh replays (make builds it)
+	[ -e "$DDF_ROOT/build/replay.pcap" ] ||
+		die "initramfs: build/replay.pcap is missing (run make first)"
+	cp "$DDF_ROOT/build/replay.pcap" "$root/ddf/tests/"
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"

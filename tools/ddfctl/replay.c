@@ -609,6 +609,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (replay_args(argc, argv, &rp))
 		return -1;
+	/* the module's key: the rule's protocol becomes the key's selector */
+	if (rp.rule.l4proto) {
+		rp.rule.key.match = DDF_KM_L4PROTO;
+		rp.rule.key.l4proto = rp.rule.l4proto;
+	}
 	if (rp.rule.has_seed) {
 		ddf_sipkey_from_bytes(&rp.key, rp.rule.seed);
 	} else {
