@@ -3,9 +3,10 @@
  * ddf_pcapgen: captures with duplicates at known places, for the tests of
  * ddfctl replay and for the VM test that replays one through the kernel.
  *
- *   ddf_pcapgen SCENARIO FILE
+ *   ddf_pcapgen SCENARIO FILE [usec]
  *
- * writes FILE (pcap, nanosecond timestamps) and prints one line per record
+ * writes FILE (pcap, nanosecond timestamps, or microseconds with usec:
+ * the times are then rounded down to them) and prints one line per record
  * on stdout: "INDEX KEY FRAME", INDEX from 1, KEY the class of records
  * whose `key packet` (default ignore ttl,ipv4csum) is the same ("-": no IP
  * packet), FRAME the class of records whose captured bytes are the same.
@@ -42,6 +43,7 @@
 
 static pcap_dumper_t *dump;
 static int dlt;
+static bool usec;
 static unsigned int nrec;
 
 struct dgram {
@@ -181,7 +183,8 @@ static void record(uint64_t t_ns, const uint8_t *frame, size_t len,
 {
 	struct pcap_pkthdr h = {
 		.ts = { .tv_sec = (time_t)(1700000000 + t_ns / 1000000000),
-			.tv_usec = (suseconds_t)(t_ns % 1000000000) },
+			.tv_usec = (suseconds_t)(t_ns % 1000000000 /
+						 (usec ? 1000 : 1)) },
 		.caplen = (bpf_u_int32)len,
 		.len = (bpf_u_int32)len,
 	};
@@ -373,9 +376,12 @@ static void link_seq(const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *s = argc == 3 ? argv[1] : "";
+	const char *s = argc == 3 || argc == 4 ? argv[1] : "";
 	pcap_t *dead;
 
+	if (argc == 4 && strcmp(argv[3], "usec"))
+		s = "";
+	usec = argc == 4;
 	dlt = DLT_EN10MB;
 	if (!strncmp(s, "link:", 5)) {
 		dlt = link_dlt(s + 5);
@@ -386,11 +392,12 @@ int main(int argc, char **argv)
 	} else if (strcmp(s, "mixed") && strcmp(s, "vlan") &&
 		   strcmp(s, "nonip") && strcmp(s, "time")) {
 		fprintf(stderr,
-			"usage: ddf_pcapgen mixed|vlan|nonip|time|link:TYPE FILE\n");
+			"usage: ddf_pcapgen mixed|vlan|nonip|time|link:TYPE FILE [usec]\n");
 		return 2;
 	}
-	dead = pcap_open_dead_with_tstamp_precision(dlt, 65535,
-						    PCAP_TSTAMP_PRECISION_NANO);
+	dead = pcap_open_dead_with_tstamp_precision(
+		dlt, 65535,
+		usec ? PCAP_TSTAMP_PRECISION_MICRO : PCAP_TSTAMP_PRECISION_NANO);
 	if (!dead || !(dump = pcap_dump_open(dead, argv[2]))) {
 		fprintf(stderr, "ddf_pcapgen: %s: %s\n", argv[2],
 			dead ? pcap_geterr(dead) : "no memory");

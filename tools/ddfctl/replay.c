@@ -77,6 +77,7 @@ struct replay {
 	void *mem;
 	struct ddf_filter *filter;
 	pcap_t *pcap;
+	u_int prec; /* of the files written */
 	int dlt;
 	bool link_known;
 	pcap_dumper_t *kept, *dropped;
@@ -198,6 +199,7 @@ static int replay_filter(struct replay *rp, uint64_t now)
 {
 	const struct ddf_params *s = &rp->rule.filter.params;
 	struct ddf_params *p = &rp->params;
+	const struct ddf_filter_type *t;
 	const char *why = NULL;
 	int err;
 
@@ -220,8 +222,11 @@ static int replay_filter(struct replay *rp, uint64_t now)
 	p->inner_kind = s->inner_kind;
 	p->subfilters = s->subfilters;
 	p->p_star = s->p_star;
-	/* the kernel's is random; here it follows the seed */
-	p->rng_seed = ddf_siphash13_64(&rp->key, "rng_seed", 8);
+	/* the kinds that draw: the module's seed is random, here the key's */
+	t = ddf_filter_type_by_kind(p->kind == DDF_KIND_QUEUE ? p->inner_kind :
+								p->kind);
+	if (t && (t->flags & DDF_TF_RANDOM))
+		p->rng_seed = ddf_siphash13_64(&rp->key, "rng_seed", 8);
 	err = ddf_params_resolve(p, &why);
 	if (err)
 		return ddfctl_err("replay: the filter: %s",
@@ -293,10 +298,10 @@ static enum verdict replay_record(struct replay *rp,
 
 /* -w and -W: pcap files of the input's link type and snap length */
 static pcap_dumper_t *open_out(struct replay *rp, const char *path,
-			       const char *opt, u_int prec)
+			       const char *opt)
 {
 	pcap_t *dead = pcap_open_dead_with_tstamp_precision(
-		rp->dlt, pcap_snapshot(rp->pcap), prec);
+		rp->dlt, pcap_snapshot(rp->pcap), rp->prec);
 	pcap_dumper_t *dump;
 
 	if (!dead) {
@@ -414,9 +419,11 @@ static int replay_args(int argc, char **argv, struct replay *rp)
 	    strcmp(rp->kept_path, "-"))
 		return ddfctl_err("replay: -w and -W name the same file '%s'",
 				  rp->kept_path);
-	if (rp->kept_path && rp->dropped_path && !strcmp(rp->kept_path, "-") &&
-	    !strcmp(rp->dropped_path, "-"))
-		return ddfctl_err("replay: -w and -W cannot both write to stdout");
+	if ((rp->kept_path && !strcmp(rp->kept_path, "-")) +
+		    (rp->dropped_path && !strcmp(rp->dropped_path, "-")) +
+		    (rp->log_path && !strcmp(rp->log_path, "-")) >
+	    1)
+		return ddfctl_err("replay: only one of -w, -W and -l can write to stdout ('-')");
 	if (rp->kept_path && same_file(rp->in, rp->kept_path))
 		return ddfctl_err("replay: -w '%s' is the input file",
 				  rp->kept_path);
@@ -552,10 +559,15 @@ static int replay_run(struct replay *rp)
 		}
 		if (!drop)
 			rp->c.kept++;
-		if (drop && rp->dropped)
-			pcap_dump((u_char *)rp->dropped, h, d);
-		if (!drop && rp->kept)
-			pcap_dump((u_char *)rp->kept, h, d);
+		if (drop ? rp->dropped : rp->kept) {
+			struct pcap_pkthdr out = *h;
+
+			/* read in ns; a microsecond file gets microseconds */
+			if (rp->prec == PCAP_TSTAMP_PRECISION_MICRO)
+				out.ts.tv_usec /= 1000;
+			pcap_dump((u_char *)(drop ? rp->dropped : rp->kept),
+				  &out, d);
+		}
 		if (rp->log)
 			fprintf(rp->log, "%llu %s %u\n",
 				(unsigned long long)rp->c.records,
@@ -600,7 +612,6 @@ static int replay_close(struct replay *rp, int err)
 int cmd_replay(int argc, char **argv)
 {
 	struct replay rp = { 0 };
-	u_int prec;
 	int err;
 
 	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "help"))) {
@@ -624,13 +635,13 @@ int cmd_replay(int argc, char **argv)
 					  strerror(errno));
 		ddf_sipkey_from_bytes(&rp.key, seed);
 	}
-	if (open_in(&rp, &prec))
+	if (open_in(&rp, &rp.prec))
 		return -1;
 	err = 0;
-	if (rp.kept_path && !(rp.kept = open_out(&rp, rp.kept_path, "-w", prec)))
+	if (rp.kept_path && !(rp.kept = open_out(&rp, rp.kept_path, "-w")))
 		err = -1;
 	if (!err && rp.dropped_path &&
-	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W", prec)))
+	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W")))
 		err = -1;
 	if (!err && rp.log_path) {
 		rp.log = strcmp(rp.log_path, "-") ? fopen(rp.log_path, "w") :
