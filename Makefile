@@ -32,6 +32,8 @@ help:
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
+	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
+	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
 
 $(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
@@ -138,3 +140,15 @@ check-vm-debug:
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
 vm-shell:
 	@tests/qemu/run.sh shell $(or $(LANE),debug)
+
+# ---- The kernel-path benchmark (tests/bench/): not part of check ----
+.PHONY: bench-kernel bench-smoke
+$(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
+bench-kernel: setup all $(B)/ddf_hotpath
+	@tests/bench/run.sh full
+
+# A few seconds of traffic: no rule, the nft counter, one ddf rule.
+bench-smoke: all
+	@tests/bench/run.sh smoke

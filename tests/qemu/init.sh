@@ -58,6 +58,16 @@ if [ "${DDF_SHELL:-0}" = 1 ]; then
 	finish
 fi
 
+if [ -n "${DDF_BENCH:-}" ]; then
+	# The bench lane (run.sh bench): tests/bench/vm-bench.sh alone.
+	if DDF_REPORT=$report DDF_BENCH=$DDF_BENCH bash /ddf/bench/vm-bench.sh; then
+		result "ok bench"
+	else
+		result "fail bench"
+	fi
+	finish
+fi
+
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	# Forget what boot left behind; the scan at the end sees only ours.
 	echo scan >/sys/kernel/debug/kmemleak

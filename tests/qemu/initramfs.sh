@@ -104,6 +104,9 @@ base() {
 	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
 		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/"; fi
 	done
+	# The kernel-path benchmark's VM side (run.sh bench).
+	mkdir -p "$root/ddf/bench"
+	cp "$DDF_ROOT"/tests/bench/vm-bench.sh "$root/ddf/bench/"
 	mkcpio "$root" "$out"
 	rm -rf "$root"
 }
@@ -119,7 +122,7 @@ copy_modules() {
 	[ -e "$src/modules.dep" ] || die "initramfs: no $src/modules.dep"
 	mkdir -p "$dst"
 	cp "$src"/modules.order "$src"/modules.builtin* "$dst/"
-	awk -F: -v re='^kernel/(net/(netfilter|ipv4/netfilter|ipv6/netfilter|ipv6|sched|core|bridge/netfilter)/|drivers/net/veth\\.|(arch/x86/)?crypto/crc32c)' '
+	awk -F: -v re='^kernel/(net/(netfilter|ipv4/netfilter|ipv6/netfilter|ipv6|sched|core|bridge/netfilter)/|drivers/net/(veth|dummy)\\.|(arch/x86/)?crypto/crc32c)' '
 		$1 ~ re { print $1; n = split($2, d, " "); for (i = 1; i <= n; i++) print d[i] }
 	' "$src/modules.dep" | sort -u | while read -r m; do
 		mkdir -p "$dst/$(dirname "$m")"

@@ -7,6 +7,9 @@
 #                  the integration scripts (tests/netns.sh, tests/netns/*.sh)
 #   run.sh debug   the debug kernel (kernel.sh): the KUnit suites, the same
 #                  scripts, then a kmemleak scan
+#   run.sh bench   Debian's 6.12 kernel ($DDF_BENCH_KERNEL): the kernel-path
+#                  benchmark (tests/bench/vm-bench.sh, DDF_BENCH=full|smoke);
+#                  its records in $DDF_BUILD/bench/raw-$DDF_BENCH.jsonl
 #   run.sh shell [debug|stock]
 #                  a shell in the VM with nf_ddf loaded (leave it to power off)
 #
@@ -81,7 +84,8 @@ boot() {
 	set -- -nodefaults -no-user-config -no-reboot -display none \
 		-accel tcg -cpu max -smp "$smp" -m "$DDF_VM_MEM" -nic none \
 		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline"
+		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
+		${DDF_VM_QEMU_ARGS:-}
 	if [ "$mode" = interactive ]; then
 		"$DDF_QEMU_BIN" "$@" -serial mon:stdio -serial null
 		return
@@ -103,8 +107,11 @@ prepare() {
 			if [ -e "$f" ]; then tests="$tests ${f##*/}"; fi
 		done
 	fi
+	[ "$lane" != bench ] || tests=
 	cat >"$vm/$name/lane.conf" <<-EOC
 		DDF_LANE=$lane
+		DDF_BENCH=${DDF_BENCH:-}
+		$(env | sed -n "s/^\(DDF_BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p")
 		DDF_KUNIT=$5
 		DDF_SHELL=$6
 		DDF_TESTS="${tests# }"
@@ -224,9 +231,17 @@ check() {
 
 lane=${1:-}
 case $lane in
-stock | debug) ;;
-shell) ;;
-*) die "usage: $0 stock|debug|shell [debug|stock]" ;;
+stock | debug | shell) DDF_BENCH= ;;
+bench)
+	: "${DDF_BENCH:=full}"
+	: "${DDF_BENCH_KERNEL:=6.12.*-amd64}"
+	: "${DDF_VM_TIMEOUT_BENCH:=3600}"
+	DDF_VM_MEM=${DDF_VM_MEM_BENCH:-3072}
+	# The guest's clock counts instructions (1 ns each): rates measured
+	# in the guest are instruction counts, whatever the host's load.
+	: "${DDF_VM_QEMU_ARGS=-icount shift=0,sleep=off}"
+	;;
+*) die "usage: $0 stock|debug|bench|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
 # Runs from one tree take turns: they share $vm.
@@ -254,7 +269,19 @@ if [ "$lane" = shell ]; then
 	exit 0
 fi
 
-if [ "$lane" = stock ]; then
+if [ "$lane" = bench ]; then
+	rel=$(DDF_STOCK_KERNELS=$DDF_BENCH_KERNEL stock_kernels | tail -n 1)
+	case $rel in
+	missing:*) flunk "no kernel ${rel#missing:} with headers installed" ;;
+	*)
+		check "$rel" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" \
+			1 "$DDF_VM_TIMEOUT_BENCH" "" -
+		mkdir -p "$DDF_BUILD/bench"
+		sed -n 's/^ddf-bench: //p' "$vm/bench-$rel.out.txt" \
+			>"$DDF_BUILD/bench/raw-$DDF_BENCH.jsonl"
+		;;
+	esac
+elif [ "$lane" = stock ]; then
 	for rel in $(stock_kernels); do
 		case $rel in
 		missing:*)

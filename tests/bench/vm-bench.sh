@@ -1,0 +1,336 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel-path benchmark, run inside the bench VM (tests/qemu/init.sh
+# starts it when the lane sets DDF_BENCH): the packet rate of in-kernel
+# generated traffic through no rule, an nft counter, ddf rules and an nft
+# dynamic-set de-duplication, measured interleaved in one boot.
+#
+# The path: pktgen in "xmit_mode netif_receive" injects each packet into
+# the receive path of a dummy device d0, as if d0 had received it; the
+# packet runs through the IPv4 stack from ip_rcv: PREROUTING (where every
+# rule under test sits: ddf "hook prerouting priority 0", nft "type filter
+# hook prerouting priority 0"), then the route lookup, which drops it as a
+# martian source (strict rp_filter; the sources, 10.0.0.0/8, have no route
+# back), so nothing after PREROUTING allocates or queues. Every packet is
+# distinct: random source address (10.0.0.1-10.255.255.254), random UDP
+# source port, and pktgen's sequence number in the first payload bytes.
+#
+# Each configuration lives in its own network namespace (rules and
+# pktgen's devices are per namespace), so the configurations of one window
+# are all installed at once and measured in turn, round after round
+# (A B C ... A B C ...); their filters keep what they learned between
+# rounds. Results go to $DDF_REPORT, one "ddf-bench: {json}" line each.
+#
+# The bench lane runs QEMU with -icount shift=0: the guest's clock advances
+# one nanosecond per guest instruction, so pktgen's rates are instruction
+# counts (packets per 10^9 instructions), exact and repeatable whatever the
+# host's load; cache misses cost nothing there (TCG has no cache model).
+#
+#   DDF_BENCH           full | smoke (a few seconds, base + nft + apbbf)
+#   DDF_BENCH_ROUNDS    rounds per window (3; smoke 2)
+#   DDF_BENCH_SECONDS   traffic per measurement, about (1), in guest time
+#   DDF_BENCH_WINDOWS   packet windows ("10000 1000000 10000000")
+#   DDF_BENCH_FILL_MAX  packets sent into a ddf filter before the rounds,
+#                       at most (2000000): min(window, this)
+#   DDF_BENCH_NFT_MAX   the largest window the nft set is run at (1000000)
+set -eu
+export LANG=C
+[ ! -e /ddf/lane.conf ] || . /ddf/lane.conf
+: "${DDF_BENCH:=full}"
+: "${DDF_REPORT:=/dev/null}"
+: "${DDF_MODULES:=/ddf/modules}"
+if [ "$DDF_BENCH" = smoke ]; then
+	: "${DDF_BENCH_ROUNDS:=2}" "${DDF_BENCH_SECONDS:=1}"
+	: "${DDF_BENCH_WINDOWS:=10000}"
+else
+	: "${DDF_BENCH_ROUNDS:=3}" "${DDF_BENCH_SECONDS:=1}"
+	: "${DDF_BENCH_WINDOWS:=10000 1000000 10000000}"
+fi
+: "${DDF_BENCH_FILL_MAX:=2000000}"
+: "${DDF_BENCH_NFT_MAX:=1000000}"
+fpr=1e-6
+key5='key saddr,daddr,proto,sport,dport,payload payload 0:16'
+# the same fields for nft: 16 payload bytes as four 32-bit words
+nkey='ip saddr . ip daddr . meta l4proto . udp sport . udp dport . @th,64,32 . @th,96,32 . @th,128,32 . @th,160,32'
+
+emit() {
+	echo "ddf-bench: $*" >>"$DDF_REPORT"
+	echo "ddf-bench: $*"
+}
+say() { echo "bench: $*" >&2; }
+NS() {
+	local n=$1
+	shift
+	ip netns exec "bench-$n" "$@"
+}
+
+# Memory in use, in bytes: every slab's objects plus vmalloc, and
+# MemTotal - MemFree (coarser: page caches and per-CPU lists move it).
+mem_slab() {
+	awk 'NR > 2 { s += $3 * $4 } END { printf "%d", s }' /proc/slabinfo
+}
+mem_vmalloc() {
+	awk '/^VmallocUsed:/ { printf "%d", $2 * 1024 }' /proc/meminfo
+}
+mem_used() {
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
+		END { printf "%d", (t - f) * 1024 }' /proc/meminfo
+}
+
+# mkns NAME SIZE: a namespace with d0 and pktgen on it, packets of SIZE
+# bytes (pktgen's pkt_size: the frame and its 4-byte CRC).
+mkns() {
+	local ns=bench-$1 mac
+	ip netns add "$ns"
+	ip netns exec "$ns" sh -c '
+		echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+		echo 1 >/proc/sys/net/ipv4/conf/all/rp_filter
+		echo 1 >/proc/sys/net/ipv4/conf/default/rp_filter'
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link add d0 type dummy
+	ip -n "$ns" addr add 198.18.0.1/32 dev d0
+	ip -n "$ns" link set d0 up
+	mac=$(ip netns exec "$ns" cat /sys/class/net/d0/address)
+	ip netns exec "$ns" bash -c '
+		set -e
+		pg() {
+			echo "$2" >"$1"
+			grep -q "^Result: OK" "$1" ||
+				{ echo "pktgen: $2: $(grep ^Result "$1")" >&2; exit 1; }
+		}
+		t=/proc/net/pktgen/kpktgend_0
+		pg $t rem_device_all
+		pg $t "add_device d0"
+		d=/proc/net/pktgen/d0
+		pg $d "xmit_mode netif_receive"
+		pg $d "pkt_size '"$2"'"
+		pg $d "delay 0"
+		pg $d "burst 1"
+		pg $d "dst 198.18.0.1"
+		pg $d "dst_mac '"$mac"'"
+		pg $d "src_min 10.0.0.1"
+		pg $d "src_max 10.255.255.254"
+		pg $d "flag IPSRC_RND"
+		pg $d "udp_src_min 1"
+		pg $d "udp_src_max 65535"
+		pg $d "flag UDPSRC_RND"
+		pg $d "udp_dst_min 9"
+		pg $d "udp_dst_max 9"
+		pg $d "flag NO_TIMESTAMP"'
+}
+
+# send NAME COUNT: COUNT packets; prints "usec packets"
+send() {
+	NS "$1" bash -c '
+		echo "count '"$2"'" >/proc/net/pktgen/d0
+		echo start >/proc/net/pktgen/pgctrl
+		sed -n "s/^Result: OK: \([0-9]*\)(.*usec, \([0-9]*\) (.*/\1 \2/p" \
+			/proc/net/pktgen/d0'
+}
+
+# rule NAME CONFIG WINDOW [TIMEOUT_MS]: install the configuration's rule
+rule() {
+	local n=$1 c=$2 w=$3
+	case $c in
+	base) ;;
+	nft) NS "$n" nft -f - <<-EOF ;;
+		table inet b {
+			chain pre {
+				type filter hook prerouting priority 0; policy accept;
+				counter
+			}
+		}
+	EOF
+	apbbf-pkt) NS "$n" ddfctl rule add b hook prerouting priority 0 \
+		filter apbbf window "$w" fpr $fpr action count ;;
+	apbbf-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
+		filter apbbf window "$w" fpr $fpr action count $key5 ;;
+	qqhtd-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
+		filter qqhtd window "$w" fpr $fpr action count $key5 ;;
+	exact-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
+		filter exact window "$w" action count $key5 ;;
+	nftset-5t) NS "$n" nft -f - <<-EOF ;;
+		table inet b {
+			set seen {
+				typeof $nkey
+				size $((2 * w))
+				flags dynamic,timeout
+				timeout ${4}ms
+			}
+			chain pre {
+				type filter hook prerouting priority 0; policy accept;
+				meta l4proto udp $nkey @seen counter accept
+				meta l4proto udp add @seen { $nkey }
+			}
+		}
+	EOF
+	*) say "unknown configuration $c"; return 1 ;;
+	esac
+}
+
+unrule() {
+	NS "$1" nft flush ruleset
+	NS "$1" ddfctl rule flush
+}
+
+# measure NAME CONFIG WINDOW SIZE ROUND COUNT
+measure() {
+	local r
+	r=$(send "$1" "$6")
+	set -- "$@" $r
+	[ -n "${8:-}" ] && [ "$7" -gt 0 ] || { say "no pktgen result for $1"; return 1; }
+	emit "{\"type\":\"run\",\"config\":\"$2\",\"window\":$3,\"size\":$4," \
+		"\"round\":$5,\"packets\":$8,\"usec\":$7," \
+		"\"pps\":$(($8 * 1000000 / $7))}"
+}
+
+# ddf's memory: the filter's bytes as the kernel reports them
+ddf_bytes() {
+	NS "$1" ddfctl -j show b | tr ',{' '\n\n' |
+		sed -n 's/^ *"bytes": *\([0-9]*\).*/\1/p' | head -n 1
+}
+
+# allocs NAME CONFIG WINDOW SIZE COUNT: allocations while COUNT packets
+# pass (kmalloc and kmem_cache_alloc events by call site, through hist
+# triggers), the call sites in nf_ddf, and slab objects before and after.
+allocs() {
+	local t=/sys/kernel/tracing ev sites a0 a1 total ours
+	[ -d $t/events ] || mount -t tracefs tracefs $t 2>/dev/null || return 0
+	[ -e $t/events/kmem/kmalloc/trigger ] || return 0
+	for ev in kmalloc kmem_cache_alloc; do
+		echo 'hist:keys=call_site.sym:vals=hitcount:size=4096' \
+			>$t/events/kmem/$ev/trigger
+	done
+	a0=$(awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo)
+	send "$1" "$5" >/dev/null
+	a1=$(awk 'NR > 2 { s += $2 } END { print s }' /proc/slabinfo)
+	sites=/tmp/allocs-$2-$3
+	for ev in kmalloc kmem_cache_alloc; do
+		grep -h '^{' $t/events/kmem/$ev/hist >>"$sites" || true
+		echo '!hist:keys=call_site.sym:vals=hitcount:size=4096' \
+			>$t/events/kmem/$ev/trigger
+	done
+	total=$(awk '{ for (i = 1; i < NF; i++) if ($i == "hitcount:") s += $(i + 1) }
+		END { printf "%d", s }' "$sites")
+	ours=$(grep -cE 'nf_ddf|ddf_' "$sites" || true)
+	say "allocation sites during $2 ($5 packets):"
+	sed 's/^/bench:   /' "$sites" >&2
+	emit "{\"type\":\"alloc\",\"config\":\"$2\",\"window\":$3,\"size\":$4," \
+		"\"packets\":$5,\"allocs\":$total,\"ddf_sites\":$ours," \
+		"\"slab_objs_before\":$a0,\"slab_objs_after\":$a1}"
+}
+
+# A window's group: configurations (name:config:size), measured in turn
+group() {
+	local w=$1 cfgs="" c n cfg sz r cnt fill tmo rate e0 e1 s0 s1 v0 v1
+	shift
+	cfgs="$*"
+	declare -A count timeout_ms
+
+	for c in $cfgs; do
+		IFS=: read -r n cfg sz <<<"$c"
+		mkns "$n" "$sz"
+	done
+	# packets per measurement: DDF_BENCH_SECONDS at the rate without a rule
+	r=$(send "${1%%:*}" 20000)
+	rate=$((${r#* } * 1000000 / ${r% *}))
+	cnt=$((rate * DDF_BENCH_SECONDS))
+	emit "{\"type\":\"calibrate\",\"window\":$w,\"pps\":$rate,\"packets\":$cnt}"
+
+	for c in $cfgs; do
+		IFS=: read -r n cfg sz <<<"$c"
+		case $cfg in
+		nftset-*)
+			# The set's timeout holds $w packets at this rule's rate:
+			# measure the rate with the rule, then set the timeout.
+			rule "$n" "$cfg" "$w" 1000
+			r=$(send "$n" 20000)
+			tmo=$((w * ${r% *} / ${r#* } / 1000))
+			[ "$tmo" -ge 1 ] || tmo=1
+			unrule "$n"
+			timeout_ms[$n]=$tmo
+			e0=$(mem_slab) v0=$(mem_vmalloc) s0=$(mem_used)
+			rule "$n" "$cfg" "$w" "$tmo"
+			# fill: $w packets (the timeout's worth), then the memory
+			send "$n" "$w" >/dev/null
+			e1=$(mem_slab) v1=$(mem_vmalloc) s1=$(mem_used)
+			emit "{\"type\":\"mem\",\"config\":\"$cfg\",\"window\":$w," \
+				"\"size\":$sz,\"timeout_ms\":$tmo,\"tracked\":$w," \
+				"\"slab_delta\":$((e1 - e0)),\"vmalloc_delta\":$((v1 - v0))," \
+				"\"used_delta\":$((s1 - s0))," \
+				"\"bytes\":$((e1 - e0 + v1 - v0))}"
+			;;
+		*)
+			rule "$n" "$cfg" "$w"
+			case $cfg in
+			base | nft) ;;
+			*)
+				fill=$w
+				[ "$fill" -le "$DDF_BENCH_FILL_MAX" ] || fill=$DDF_BENCH_FILL_MAX
+				send "$n" "$fill" >/dev/null
+				emit "{\"type\":\"mem\",\"config\":\"$cfg\",\"window\":$w," \
+					"\"size\":$sz,\"filled\":$fill,\"tracked\":$w," \
+					"\"bytes\":$(ddf_bytes "$n")}"
+				;;
+			esac
+			;;
+		esac
+	done
+
+	for r in $(seq 1 "$DDF_BENCH_ROUNDS"); do
+		for c in $cfgs; do
+			IFS=: read -r n cfg sz <<<"$c"
+			case $cfg in
+			nftset-*)
+				# elements expired while the others ran: refill
+				send "$n" "$w" >/dev/null ;;
+			esac
+			measure "$n" "$cfg" "$w" "$sz" "$r" "$cnt"
+		done
+	done
+
+	for c in $cfgs; do
+		IFS=: read -r n cfg sz <<<"$c"
+		case $cfg in
+		apbbf-5t) allocs "$n" "$cfg" "$w" "$sz" "$cnt" ;;
+		esac
+	done
+	if [ "$w" = "${DDF_BENCH_WINDOWS%% *}" ]; then
+		allocs "${1%%:*}" base "$w" 64 "$cnt"
+	fi
+
+	for c in $cfgs; do
+		IFS=: read -r n cfg sz <<<"$c"
+		unrule "$n" || true
+		ip netns del "bench-$n"
+	done
+	sleep 1 # rules and namespaces go after a grace period
+}
+
+modprobe pktgen
+modprobe dummy numdummies=0
+grep -q '^nf_ddf ' /proc/modules || insmod "$DDF_MODULES/nf_ddf.ko"
+emit "{\"type\":\"info\",\"kernel\":\"$(uname -r)\",\"mode\":\"$DDF_BENCH\"," \
+	"\"cpus\":$(nproc),\"rounds\":$DDF_BENCH_ROUNDS," \
+	"\"seconds\":$DDF_BENCH_SECONDS,\"fpr\":$fpr," \
+	"\"mem_total\":$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)}"
+
+for w in $DDF_BENCH_WINDOWS; do
+	say "window $w"
+	if [ "$DDF_BENCH" = smoke ]; then
+		group "$w" "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64"
+		continue
+	fi
+	set -- "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64" \
+		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64"
+	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
+	group "$w" "$@"
+done
+if [ "$DDF_BENCH" != smoke ]; then
+	# 512-byte packets: key packet hashes the whole packet
+	w=1000000
+	say "512-byte packets, window $w"
+	group $w "b5-$w:base:512" "n5-$w:nft:512" "p5-$w:apbbf-pkt:512"
+fi
+emit '{"type":"end"}'
