@@ -199,6 +199,18 @@ def main():
         "absolute rates mean little: compare within a group (same window "
         "and packet size), where no rule, the nft counter and the rest "
         "were measured in turn.\n")
+    if info.get("clock") == "icount":
+        md.append(
+            "Clock: QEMU `-icount shift=0`, the guest's clock advances one "
+            "nanosecond per guest instruction, so *ns/pkt* below is **guest "
+            "instructions per packet** (exact and repeatable, whatever the "
+            "host's load). It counts work, not cache misses, locked-operation "
+            "latency or memory bandwidth: TCG models none of them, so a "
+            "large table's misses (the nft set's elements, a big filter) "
+            "cost nothing here. Real hardware will separate the "
+            "configurations further by memory behaviour.\n")
+    md.append("Refresh the committed copy with `cp build/bench/bench-kernel.md "
+              "build/bench/bench-kernel.png docs/`.\n")
     md.append("Columns: *ns/pkt* is 1/rate; *added* is that minus no "
               "rule's; *vs nft* is added over the nft counter's added "
               "cost; *B/pkt* is memory held over the packets tracked "

@@ -255,6 +255,7 @@ group() {
 			# fill: $w packets (the timeout's worth), then the memory
 			send "$n" "$w" >/dev/null
 			e1=$(mem_slab) v1=$(mem_vmalloc) s1=$(mem_used)
+			NS "$n" nft flush set inet b seen
 			emit "{\"type\":\"mem\",\"config\":\"$cfg\",\"window\":$w," \
 				"\"size\":$sz,\"timeout_ms\":$tmo,\"tracked\":$w," \
 				"\"slab_delta\":$((e1 - e0)),\"vmalloc_delta\":$((v1 - v0))," \
@@ -287,6 +288,13 @@ group() {
 				send "$n" "$w" >/dev/null ;;
 			esac
 			measure "$n" "$cfg" "$w" "$sz" "$r" "$cnt"
+			case $cfg in
+			nftset-*)
+				# Its elements would expire while the others run,
+				# and the set's garbage collector would run in
+				# their time: empty it (refilled above).
+				NS "$n" nft flush set inet b seen ;;
+			esac
 		done
 	done
 
@@ -311,7 +319,7 @@ group() {
 modprobe pktgen
 modprobe dummy numdummies=0
 grep -q '^nf_ddf ' /proc/modules || insmod "$DDF_MODULES/nf_ddf.ko"
-emit "{\"type\":\"info\",\"kernel\":\"$(uname -r)\",\"mode\":\"$DDF_BENCH\"," \
+emit "{\"type\":\"info\",\"kernel\":\"$(uname -r)\",\"mode\":\"$DDF_BENCH\",\"clock\":\"${DDF_BENCH_CLOCK:-wall}\"," \
 	"\"cpus\":$(nproc),\"rounds\":$DDF_BENCH_ROUNDS," \
 	"\"seconds\":$DDF_BENCH_SECONDS,\"fpr\":$fpr," \
 	"\"mem_total\":$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)}"

@@ -240,6 +240,11 @@ bench)
 	# The guest's clock counts instructions (1 ns each): rates measured
 	# in the guest are instruction counts, whatever the host's load.
 	: "${DDF_VM_QEMU_ARGS=-icount shift=0,sleep=off}"
+	case $DDF_VM_QEMU_ARGS in
+	*icount*) DDF_BENCH_CLOCK=icount ;;
+	*) DDF_BENCH_CLOCK=wall ;;
+	esac
+	export DDF_BENCH_CLOCK
 	;;
 *) die "usage: $0 stock|debug|bench|shell [debug|stock]" ;;
 esac
