@@ -127,18 +127,19 @@ clean:
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel
 # is built once and cached outside the tree (see tests/qemu/README.md).
 .PHONY: check-vm check-vm-stock check-vm-debug vm-shell
-check-vm:
+# The lanes copy build/ddfctl, build/ddfpkt and the rest of "all" into the VMs.
+check-vm: all
 	@rc=0; tests/qemu/run.sh stock || rc=1; \
 	tests/qemu/run.sh debug || rc=1; exit $$rc
 
-check-vm-stock:
+check-vm-stock: all
 	@tests/qemu/run.sh stock
 
-check-vm-debug:
+check-vm-debug: all
 	@tests/qemu/run.sh debug
 
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
-vm-shell:
+vm-shell: all
 	@tests/qemu/run.sh shell $(or $(LANE),debug)
 
 # ---- The kernel-path benchmark (tests/bench/): not part of check ----
