@@ -9,6 +9,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/if.h>
 #include <linux/netfilter.h>
@@ -49,12 +50,15 @@ struct nf_ddf_fmem {
 
 /*
  * A rule. Immutable once published on the table's list, except for the
- * counters, the filter's own state and the filter pointer; freed after an
- * RCU grace period.
+ * counters, the filter's own state and the filter pointer. Counted: the
+ * table holds one reference while the rule is on its list, each xtables
+ * match that names it one more; the last put frees it after an RCU grace
+ * period.
  */
 struct nf_ddf_rule {
 	struct list_head list; /* nf_ddf_net.rules, RCU */
 	struct rcu_head rcu;
+	refcount_t refs;
 	struct net *net; /* the namespace whose table holds the rule */
 	char name[DDF_NAME_MAX];
 	char iifname[IFNAMSIZ];
@@ -105,10 +109,12 @@ void nf_ddf_net_table_exit(struct nf_ddf_net *dn);
 struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 				      u64 mem_bytes);
 void nf_ddf_rule_free(struct nf_ddf_rule *rule);
+void nf_ddf_rule_put(struct nf_ddf_rule *rule);
 struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name);
 int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
 void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
 void nf_ddf_rule_flush(struct nf_ddf_net *dn);
+unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
 void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 			      struct ddf_stats *st);
@@ -117,6 +123,9 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
 /* nf_ddf_hook.c: the packet path */
 int nf_ddf_hook_register(struct nf_ddf_rule *rule);
 void nf_ddf_hook_unregister(struct nf_ddf_rule *rule);
+bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
+		      const struct net_device *in,
+		      const struct net_device *out, bool insert);
 void nf_ddf_advance_start(struct nf_ddf_rule *rule);
 void nf_ddf_advance_stop(struct nf_ddf_rule *rule);
 
@@ -128,5 +137,9 @@ extern const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1];
 
 int nf_ddf_genl_register(void);
 void nf_ddf_genl_unregister(void);
+
+/* nf_ddf_xt.c: the xtables match "ddf" */
+int nf_ddf_xt_register(void);
+void nf_ddf_xt_unregister(void);
 
 #endif /* NF_DDF_H */

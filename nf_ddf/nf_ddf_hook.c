@@ -4,7 +4,9 @@
  * (its family, hook and priority), so rules order among themselves and
  * among other netfilter users by priority, as nft chains do. The hook
  * hashes the packet's key, asks the rule's filter whether the key was seen
- * within the window (inserting it), and acts on a duplicate.
+ * within the window (inserting it), and acts on a duplicate. The xtables
+ * match (nf_ddf_xt.c) takes the same path through nf_ddf_rule_seen(),
+ * without the action.
  *
  * It never allocates or sleeps and takes no lock: the rule is reached
  * through the hook's priv under the RCU read lock that nf_hook_slow()
@@ -40,11 +42,20 @@ static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
 	local_bh_enable();
 }
 
-static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
-				const struct nf_hook_state *state)
+/*
+ * The packet path of a hook and of the xtables match: hash skb's key, look
+ * it up in the rule's filter (inserting it with insert), count, and with
+ * act (the hook's skb) apply the rule's action to a duplicate, setting
+ * *verdict. Whether skb is a duplicate; false for a packet the rule does
+ * not select.
+ */
+static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
+					const struct sk_buff *skb,
+					const struct net_device *in,
+					const struct net_device *out,
+					bool insert, struct sk_buff *act,
+					unsigned int *verdict)
 {
-	struct nf_ddf_rule *rule = priv;
-	unsigned int verdict = NF_ACCEPT;
 	struct nf_ddf_fmem *fm;
 	struct nf_ddf_pcpu *c;
 	struct ddf_hash h;
@@ -52,9 +63,9 @@ static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
 	bool dup;
 	int ret;
 
-	if (!nf_ddf_dev_match(rule->iifname, state->in) ||
-	    !nf_ddf_dev_match(rule->oifname, state->out))
-		return NF_ACCEPT;
+	if (!nf_ddf_dev_match(rule->iifname, in) ||
+	    !nf_ddf_dev_match(rule->oifname, out))
+		return false;
 	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
 			      &rule->sipkey, rule->hash_alg, &h, NULL);
 	switch (ret) {
@@ -63,36 +74,61 @@ static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
 	case DDF_KEY_NOT_IP:
 	case DDF_KEY_MALFORMED:
 		nf_ddf_count_unparsed(rule);
-		return NF_ACCEPT;
+		return false;
 	default: /* another protocol or family: not this rule's */
-		return NF_ACCEPT;
+		return false;
 	}
 	if (rule->params.flags & DDF_PF_TIME)
 		now = ktime_get_ns();
 
 	local_bh_disable();
 	fm = rcu_dereference(rule->fm);
-	dup = ddf_filter_test_and_insert(fm->filter, &h, now);
+	if (insert)
+		dup = ddf_filter_test_and_insert(fm->filter, &h, now);
+	else
+		dup = ddf_filter_lookup(fm->filter, &h, now);
 	c = this_cpu_ptr(rule->stats);
 	u64_stats_update_begin(&c->syncp);
 	c->packets++;
 	c->bytes += skb->len;
 	if (dup) {
 		c->duplicates++;
-		switch (rule->action) {
+		switch (act ? rule->action : DDF_ACTION_COUNT) {
 		case DDF_ACTION_DROP:
 			c->dropped++;
-			verdict = NF_DROP;
+			*verdict = NF_DROP;
 			break;
 		case DDF_ACTION_MARK:
 			c->marked++;
-			skb->mark = (skb->mark & ~rule->mask) | rule->mark;
+			act->mark = (act->mark & ~rule->mask) | rule->mark;
 			break;
 		}
 	}
 	u64_stats_update_end(&c->syncp);
 	local_bh_enable();
+	return dup;
+}
+
+static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	unsigned int verdict = NF_ACCEPT;
+
+	nf_ddf_seen(priv, skb, state->in, state->out, true, skb, &verdict);
 	return verdict;
+}
+
+/*
+ * For the xtables match: whether skb is a duplicate for rule (inserting
+ * its key with insert), counted in the rule's packets, bytes and
+ * duplicates; the rule's action is left to the match's rule. The caller
+ * holds the RCU read lock (the xtables and nf_tables packet paths do).
+ */
+bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
+		      const struct net_device *in,
+		      const struct net_device *out, bool insert)
+{
+	return nf_ddf_seen(rule, skb, in, out, insert, NULL, NULL);
 }
 
 int nf_ddf_hook_register(struct nf_ddf_rule *rule)

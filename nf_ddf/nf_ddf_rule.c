@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nf_ddf rules and the per-netns rule table: an RCU list, changed under
- * the table's mutex; a rule is freed after a grace period.
+ * the table's mutex. A rule is counted (the table's reference and one per
+ * xtables match) and freed a grace period after the last put.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -50,7 +51,7 @@ static void nf_ddf_fmem_free_rcu(struct rcu_head *head)
 
 /*
  * A rule with its filter (params resolved, mem_bytes its memsize) and
- * counters; NULL when memory is short or the core refuses the params.
+ * counters, holding one reference (the table's once inserted); NULL when memory is short or the core refuses the params.
  */
 struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 				      u64 mem_bytes)
@@ -62,6 +63,7 @@ struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
 	if (!rule)
 		return NULL;
+	refcount_set(&rule->refs, 1);
 	rule->params = *params;
 	rule->mem_bytes = mem_bytes;
 	fm = nf_ddf_fmem_new(params, mem_bytes);
@@ -92,6 +94,23 @@ void nf_ddf_rule_free(struct nf_ddf_rule *rule)
 static void nf_ddf_rule_free_rcu(struct rcu_head *head)
 {
 	nf_ddf_rule_free(container_of(head, struct nf_ddf_rule, rcu));
+}
+
+/*
+ * Drop a reference. The last one frees the rule after a grace period:
+ * packets may still be inside it (a hook or a match, under RCU). By then
+ * it is off its table's list and off its hook.
+ */
+void nf_ddf_rule_put(struct nf_ddf_rule *rule)
+{
+	if (refcount_dec_and_test(&rule->refs))
+		call_rcu(&rule->rcu, nf_ddf_rule_free_rcu);
+}
+
+/* The xtables matches using a rule on a table (all references but its). */
+unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule)
+{
+	return refcount_read(&rule->refs) - 1;
 }
 
 struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name)
@@ -125,8 +144,12 @@ int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 }
 
 /*
- * Unpublish a rule and free it after a grace period: hook invocations run
+ * Unpublish a rule and drop the table's reference: hook invocations run
  * under RCU, so one still inside the rule finishes before the free.
+ * xtables matches may still hold references (only when the namespace goes
+ * away: the netlink commands refuse to delete a rule in use); they keep
+ * a complete rule, off its hook and with no advance worker, until their
+ * own destroy puts it.
  */
 void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 {
@@ -135,7 +158,7 @@ void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 	nf_ddf_advance_stop(rule);
 	list_del_rcu(&rule->list);
 	dn->bytes -= rule->mem_bytes;
-	call_rcu(&rule->rcu, nf_ddf_rule_free_rcu);
+	nf_ddf_rule_put(rule);
 }
 
 void nf_ddf_rule_flush(struct nf_ddf_net *dn)
