@@ -4,7 +4,8 @@
  *
  * Named rules per network namespace (the table in nf_ddf_rule.c), set up
  * over the generic netlink family "ddf" (nf_ddf_netlink.c); each rule with
- * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c).
+ * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c);
+ * the xtables match "ddf" (nf_ddf_xt.c) lets iptables ask a rule's filter.
  * A namespace going away takes its rules and their hooks with it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -63,9 +64,15 @@ static int __init nf_ddf_init(void)
 	if (ret)
 		goto err_genl;
 
+	ret = nf_ddf_xt_register();
+	if (ret)
+		goto err_xt;
+
 	pr_info("loaded, default filter %s\n", type->name);
 	return 0;
 
+err_xt:
+	nf_ddf_genl_unregister();
 err_genl:
 	unregister_pernet_subsys(&nf_ddf_net_ops);
 	rcu_barrier(); /* rules freed by call_rcu() */
@@ -75,6 +82,7 @@ err_pernet:
 
 static void __exit nf_ddf_exit(void)
 {
+	nf_ddf_xt_unregister();
 	nf_ddf_genl_unregister();
 	unregister_pernet_subsys(&nf_ddf_net_ops);
 	rcu_barrier(); /* rules freed by call_rcu() */

@@ -369,6 +369,27 @@ static struct nf_ddf_rule *nf_ddf_lookup(struct nf_ddf_net *dn,
 	return rule;
 }
 
+/*
+ * A rule that xtables matches hold stays: EBUSY, naming how many (see
+ * linux/netfilter/xt_ddf.h). 6.1 has no formatted extack messages.
+ */
+static int nf_ddf_check_unused(const struct nf_ddf_rule *rule,
+			       struct netlink_ext_ack *extack)
+{
+	unsigned int users = nf_ddf_rule_users(rule);
+
+	if (!users)
+		return 0;
+#ifdef NL_SET_ERR_MSG_FMT_MOD
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "the rule %s is used by %u iptables match%s",
+			       rule->name, users, users == 1 ? "" : "es");
+#else
+	NL_SET_ERR_MSG_MOD(extack, "the rule is used by iptables matches");
+#endif
+	return -EBUSY;
+}
+
 static int nf_ddf_cmd_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
@@ -378,6 +399,8 @@ static int nf_ddf_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&dn->lock);
 	rule = nf_ddf_lookup(dn, info, &err);
 	if (rule)
+		err = nf_ddf_check_unused(rule, info->extack);
+	if (rule && !err)
 		nf_ddf_rule_remove(dn, rule);
 	mutex_unlock(&dn->lock);
 	return err;
@@ -399,14 +422,23 @@ static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* All or nothing: no rule goes while one is used by an xtables match. */
 static int nf_ddf_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
+	struct nf_ddf_rule *rule;
+	int err = 0;
 
 	mutex_lock(&dn->lock);
-	nf_ddf_rule_flush(dn);
+	list_for_each_entry(rule, &dn->rules, list) {
+		err = nf_ddf_check_unused(rule, info->extack);
+		if (err)
+			break;
+	}
+	if (!err)
+		nf_ddf_rule_flush(dn);
 	mutex_unlock(&dn->lock);
-	return 0;
+	return err;
 }
 
 static int nf_ddf_put_u32_nz(struct sk_buff *skb, int type, u32 v)
