@@ -21,7 +21,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
 .PHONY: all check check-core check-freestanding setup clean help demo
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -70,6 +70,13 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 $(B)/ddfpkt: tests/netns/ddfpkt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
+
+# libxt_ddf.so, the iptables extension of the match "ddf" (libxtables):
+# XTABLES_LIBDIR=$(B):<the stock xtables directory> iptables -m ddf ...
+$(B)/libxt_ddf.so: tools/xtables/libxt_ddf.c uapi/linux/netfilter/xt_ddf.h \
+		uapi/linux/ddf.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iuapi -fPIC -shared $< -lxtables -o $@
 
 # ddf_pcapgen writes captures with duplicates at known places: the replay
 # tests' and, as build/replay.pcap, the one the VMs replay (initramfs.sh).
