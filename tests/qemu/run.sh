@@ -20,7 +20,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-: "${DDF_VM_TIMEOUT_STOCK:=420}"
+: "${DDF_VM_TIMEOUT_STOCK:=600}"
 : "${DDF_VM_TIMEOUT_DEBUG:=900}"
 : "${DDF_VM_MEM:=1024}"
 : "${DDF_VM_SMP_STOCK:=1}"
