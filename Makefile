@@ -93,6 +93,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
+	tests/tools/test_ynl_spec.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh
