@@ -2,6 +2,7 @@
 /*
  * ddf: packet de-duplication rules, configured over the generic netlink
  * family "ddf". Rules live in a network namespace and are named.
+ * uapi/ddf.yaml describes the family for YNL (the kernel's tools/net/ynl).
  *
  * Attribute tree (N: nested, reply: only in replies):
  *
