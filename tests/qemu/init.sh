@@ -49,6 +49,11 @@ result "boot $(uname -r)"
 
 # The modules the lane's scripts use, for both them and a human.
 export DDF_MODULES=/ddf/modules
+# What nf_ddf.ko needs from a modular kernel (x_tables), so that the
+# scripts can insmod it.
+for m in $(modinfo -F depends "$DDF_MODULES/nf_ddf.ko" 2>/dev/null | tr , ' '); do
+	modprobe "$m" || echo "ddf: modprobe $m failed"
+done
 
 if [ "${DDF_SHELL:-0}" = 1 ]; then
 	insmod "$DDF_MODULES/nf_ddf.ko"

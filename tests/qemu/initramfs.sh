@@ -93,6 +93,15 @@ base() {
 		die "initramfs: build/ddfpkt is missing (run make first)"
 	copy_bin "$root" "$DDF_ROOT/build/ddfpkt"
 	cp "$DDF_ROOT/build/ddfpkt" "$root/usr/bin/ddfpkt"
+	# libxt_ddf.so, the iptables extension of the match "ddf" (make
+	# builds it); tests/netns/xt.sh sets XTABLES_LIBDIR=/ddf/xtables:$xt.
+	if [ -e "$DDF_ROOT/build/libxt_ddf.so" ]; then
+		mkdir -p "$root/ddf/xtables"
+		copy_bin "$root" "$DDF_ROOT/build/libxt_ddf.so"
+		cp "$DDF_ROOT/build/libxt_ddf.so" "$root/ddf/xtables/"
+	else
+		log "initramfs: no build/libxt_ddf.so (run make): xt.sh will fail"
+	fi
 	# the capture tests/netns/replay.sh replays (make builds it)
 	[ -e "$DDF_ROOT/build/replay.pcap" ] ||
 		die "initramfs: build/replay.pcap is missing (run make first)"
