@@ -107,7 +107,7 @@ pp insmod "$module"
 # recv_start [-6]: a UDP receiver on port 5000 in $rcv, ready when it returns.
 recv_start() {
 	rm -f "$tmp/ready" "$tmp/recv"
-	ip netns exec "$rcv" ddfpkt recv "$@" -p 5000 -t "${idle:-1500}" -r "$tmp/ready" \
+	ip netns exec "$rcv" ddfpkt recv "$@" -p 5000 -t "${idle:-3000}" -r "$tmp/ready" \
 		>"$tmp/recv" &
 	recv_pid=$!
 	for _ in $(seq 100); do
