@@ -115,6 +115,8 @@ int ddfctl_size_filter(struct ddf_filter_req *f);
 bool ddfctl_fpr(const struct ddf_params *p, double *fpr);
 int cmd_size(int argc, char **argv);
 void print_duration(FILE *out, uint64_t ns);
+/* A JSON string: quotes, backslashes and control characters escaped */
+void json_str(FILE *out, const char *s);
 
 /* replay.c: a rule's decisions over a capture file (libpcap) */
 int cmd_replay(int argc, char **argv);

@@ -184,8 +184,7 @@ static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
 	}
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped */
-static void json_str(FILE *out, const char *s)
+void json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {

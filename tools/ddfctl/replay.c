@@ -433,22 +433,6 @@ static int replay_args(int argc, char **argv, struct replay *rp)
 	return 0;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 static void print_summary(FILE *out, const struct replay *rp)
 {
 	const struct replay_counts *c = &rp->c;
@@ -467,9 +451,9 @@ static void print_summary(FILE *out, const struct replay *rp)
 
 	if (ddfctl_json) {
 		fputs("{\"file\": ", out);
-		json_string(out, rp->in);
+		json_str(out, rp->in);
 		fprintf(out, ", \"linktype\": %d, \"linktype_name\": ", rp->dlt);
-		json_string(out, link ? link : "?");
+		json_str(out, link ? link : "?");
 		fprintf(out, ", \"snaplen\": %d", pcap_snapshot(rp->pcap));
 		for (unsigned int i = 0; i < DDF_ARRAY_SIZE(n); i++)
 			fprintf(out, ", \"%s\": %llu", n[i].name,
