@@ -31,6 +31,23 @@ struct ddf_size_report {
 };
 
 /*
+ * What every sizing function copies from the request as given, for
+ * resolve() to judge: the kind, the window and the shape fields no kind's
+ * sizing chooses. Each copies the others it takes itself.
+ */
+static inline void ddf_size_copy_given(const struct ddf_size_req *req,
+				       struct ddf_params *out)
+{
+	out->kind = req->kind;
+	out->flags = req->flags;
+	out->window = req->window;
+	out->window_ns = req->window_ns;
+	out->l = req->l;
+	out->block_bits = req->block_bits;
+	out->block_hashes = req->block_hashes;
+}
+
+/*
  * Each sizing file stands alone (it references nothing outside itself), so
  * the filter type comes in as a pointer and the dispatch is inline here.
  */

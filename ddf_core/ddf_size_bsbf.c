@@ -181,13 +181,8 @@ int ddf_bsbf_size(const struct ddf_filter_type *t,
 		*why = "not an RSBF/BSBF-family filter type";
 		return DDF_EINVAL;
 	}
-	/* copied as given, for resolve to judge; a window is not a size */
-	out->kind = req->kind;
-	out->flags = req->flags;
-	out->window_ns = req->window_ns;
-	out->l = req->l;
-	out->block_bits = req->block_bits;
-	out->block_hashes = req->block_hashes;
+	ddf_size_copy_given(req, out);
+	out->window = 0; /* the family forgets at random: no window */
 	out->fp_bits = req->fp_bits;
 	if (!req->bytes) {
 		*why = "these filters are sized by memory: give bytes (a target fpr only chooses k)";

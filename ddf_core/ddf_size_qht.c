@@ -114,14 +114,7 @@ int ddf_qht_size(const struct ddf_filter_type *t,
 		*why = "not a QHT-family filter type";
 		return DDF_EINVAL;
 	}
-	/* copied as given, for resolve to judge */
-	out->kind = req->kind;
-	out->flags = req->flags;
-	out->window = req->window;
-	out->window_ns = req->window_ns;
-	out->l = req->l;
-	out->block_bits = req->block_bits;
-	out->block_hashes = req->block_hashes;
+	ddf_size_copy_given(req, out);
 	err = qht_shape(req, out, why);
 	if (err)
 		return err;

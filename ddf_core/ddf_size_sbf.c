@@ -84,14 +84,7 @@ int ddf_sbf_size(const struct ddf_filter_type *t,
 		*why = "not the SBF filter type";
 		return DDF_EINVAL;
 	}
-	/* copied as given, for resolve to judge */
-	out->kind = req->kind;
-	out->flags = req->flags;
-	out->window = req->window;
-	out->window_ns = req->window_ns;
-	out->l = req->l;
-	out->block_bits = req->block_bits;
-	out->block_hashes = req->block_hashes;
+	ddf_size_copy_given(req, out);
 	out->fp_bits = req->fp_bits;
 	out->k = req->k ? req->k : SBF_SIZE_K;
 	out->cell_bits = SBF_SIZE_D;

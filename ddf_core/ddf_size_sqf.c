@@ -139,14 +139,7 @@ int ddf_sqf_size(const struct ddf_filter_type *t,
 		*why = "not the SQF filter type";
 		return DDF_EINVAL;
 	}
-	/* copied as given, for resolve to judge */
-	out->kind = req->kind;
-	out->flags = req->flags;
-	out->window = req->window;
-	out->window_ns = req->window_ns;
-	out->l = req->l;
-	out->block_bits = req->block_bits;
-	out->block_hashes = req->block_hashes;
+	ddf_size_copy_given(req, out);
 	err = sqf_shape(req, out, why);
 	if (err)
 		return err;

@@ -433,15 +433,8 @@ int ddf_window_size(const struct ddf_filter_type *t,
 		*why = "not a window filter type";
 		return DDF_EINVAL;
 	}
-	/* copied as given, for resolve to judge */
-	out->kind = req->kind;
-	out->flags = req->flags;
-	out->window = req->window;
-	out->window_ns = req->window_ns;
+	ddf_size_copy_given(req, out);
 	out->k = req->k;
-	out->l = req->l;
-	out->block_bits = req->block_bits;
-	out->block_hashes = req->block_hashes;
 	if (!req->window) {
 		*why = "window filters need a window";
 		return DDF_EINVAL;
