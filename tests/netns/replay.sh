@@ -45,12 +45,8 @@ tmp=$(mktemp -d)
 blocks=0
 total=0
 
-pretty() { echo "[+] ${1:+$1: }$2" >&3; }
-pp() { pretty "" "$*"; "$@"; }
-R() { pretty rcv "$*"; ip netns exec "$rcv" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-passed() { blocks=$((blocks + 1)); echo "ok $blocks - $*" >&3; }
-loaded() { grep -q '^nf_ddf ' /proc/modules; }
+# shellcheck source=tests/netns/lib.bash
+. "$(dirname "$0")/lib.bash"
 
 cleanup() {
 	set +e

@@ -40,15 +40,8 @@ module=$DDF_MODULES/nf_ddf.ko
 tmp=$(mktemp -d)
 blocks=0
 
-pretty() { echo "[+] ${1:+$1: }$2" >&3; }
-pp() { pretty "" "$*"; "$@"; }
-S() { pretty snd "$*"; ip netns exec "$snd" "$@"; }
-R() { pretty rcv "$*"; ip netns exec "$rcv" "$@"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-passed() { blocks=$((blocks + 1)); echo "ok $blocks - $*" >&3; }
-expect_eq() { [[ $1 == "$2" ]] || fail "$3: got '$1', expected '$2'"; }
-loaded() { grep -q '^nf_ddf ' /proc/modules; }
-mac() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+# shellcheck source=tests/netns/lib.bash
+. "$(dirname "$0")/lib.bash"
 
 # The stock extensions after ours: XTABLES_LIBDIR replaces the default.
 [[ -e $DDF_XTABLES/libxt_ddf.so ]] || fail "no libxt_ddf.so in $DDF_XTABLES (make)"
@@ -99,34 +92,6 @@ src6="-s fd00:1::1 -d fd00:1::2"
 
 pp insmod "$module"
 
-# recv_start [-6]: a UDP receiver on port 5000 in $rcv, ready when it returns.
-recv_start() {
-	rm -f "$tmp/ready" "$tmp/recv"
-	ip netns exec "$rcv" ddfpkt recv "$@" -p 5000 -t "${idle:-1500}" -r "$tmp/ready" \
-		>"$tmp/recv" &
-	recv_pid=$!
-	for _ in $(seq 100); do
-		[[ -e $tmp/ready ]] && return
-		sleep 0.1
-	done
-	fail "ddfpkt recv did not start"
-}
-
-# recv_wait: got="RECEIVED DISTINCT" once the receiver has been idle.
-recv_wait() {
-	wait "$recv_pid" || fail "ddfpkt recv failed"
-	recv_pid=
-	pretty rcv "$(cat "$tmp/recv")"
-	got=$(sed -n 's/^received \([0-9]*\) distinct \([0-9]*\)$/\1 \2/p' "$tmp/recv")
-}
-
-# ctr RULE WORD: a counter of the ddf rule (packets bytes duplicates
-# dropped marked unparsed), from the human stats line.
-ctr() {
-	ip netns exec "$rcv" ddfctl stats "$1" |
-		sed -n "s/.* $2 \([0-9]*\).*/\1/p"
-}
-
 # xt_packets CMD CHAIN [TABLE]: the packet count of the chain's first rule.
 xt_packets() {
 	ip netns exec "$rcv" "$1" -w -t "${3:-filter}" -L "$2" -v -n -x |
@@ -156,8 +121,6 @@ save() {
 		sed -e '/^#/d' -e 's/\[[0-9]*:[0-9]*\]$//' >"$1"
 }
 
-# send ARGS...: ddfpkt send from $snd.
-send() { S ddfpkt send "$@" >/dev/null; }
 
 # Test that an iptables rule with -m ddf and -j DROP removes exactly the
 # copies, through iptables-legacy and through iptables-nft (nft_compat),

@@ -109,8 +109,10 @@ base() {
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"
-	# The integration scripts: tests/netns.sh and tests/netns/*.sh.
-	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
+	# The integration scripts: tests/netns.sh and tests/netns/*.sh, and
+	# what the latter source.
+	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh \
+		"$DDF_ROOT"/tests/netns/lib.bash; do
 		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/"; fi
 	done
 	# The kernel-path benchmark's VM side (run.sh bench).

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# What the scripts in tests/netns/ share: reporting, assertions, and the
+# receiver and counters of the namespace $rcv. Sourced, not run: each
+# script sets exec 3>&1, blocks=0, $snd/$rcv and $tmp first.
+
+pretty() { echo "[+] ${1:+$1: }$2" >&3; }
+pp() { pretty "" "$*"; "$@"; }
+S() { pretty snd "$*"; ip netns exec "$snd" "$@"; }
+R() { pretty rcv "$*"; ip netns exec "$rcv" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+passed() { blocks=$((blocks + 1)); echo "ok $blocks - $*" >&3; }
+expect_eq() { [[ $1 == "$2" ]] || fail "$3: got '$1', expected '$2'"; }
+expect_ge() { (($1 >= $2)) || fail "$3: got $1, expected at least $2"; }
+loaded() { grep -q '^nf_ddf ' /proc/modules; }
+mac() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+
+# recv_start [-6]: a UDP receiver on port 5000 in $rcv, ready when it returns.
+recv_start() {
+	rm -f "$tmp/ready" "$tmp/recv"
+	ip netns exec "$rcv" ddfpkt recv "$@" -p 5000 -t "${idle:-3000}" -r "$tmp/ready" \
+		>"$tmp/recv" &
+	recv_pid=$!
+	for _ in $(seq 100); do
+		[[ -e $tmp/ready ]] && return
+		sleep 0.1
+	done
+	fail "ddfpkt recv did not start"
+}
+
+# recv_wait: got="RECEIVED DISTINCT" once the receiver has been idle $idle
+# ms (not in a subshell: only this shell can wait for the receiver).
+recv_wait() {
+	wait "$recv_pid" || fail "ddfpkt recv failed"
+	recv_pid=
+	pretty rcv "$(cat "$tmp/recv")"
+	got=$(sed -n 's/^received \([0-9]*\) distinct \([0-9]*\)$/\1 \2/p' "$tmp/recv")
+}
+
+# ctr RULE WORD: a counter of the ddf rule (packets bytes duplicates
+# dropped marked unparsed), from the human stats line.
+ctr() {
+	ip netns exec "$rcv" ddfctl stats "$1" |
+		sed -n "s/.* $2 \([0-9]*\).*/\1/p"
+}
+
+# send ARGS...: ddfpkt send from $snd.
+send() { S ddfpkt send "$@" >/dev/null; }
