@@ -16,12 +16,15 @@ TEST_SRCS := tests/core/runner.c $(wildcard tests/core/shared/*.c) \
 	     $(wildcard tests/core/user/*.c)
 TEST_HDRS := $(wildcard tests/core/*.h tests/core/*/*.h)
 
+# The robustness suites' tools (see below).
+ROBUST_BINS := $(patsubst tests/robust/%.c,$(B)/robust/%,$(wildcard tests/robust/*.c))
+
 BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
 .PHONY: all check check-core check-freestanding setup clean help demo
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(ROBUST_BINS)
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -31,6 +34,7 @@ help:
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
+	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
@@ -70,6 +74,12 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 $(B)/ddfpkt: tests/netns/ddfpkt.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
+
+# The robustness suites' tools (tests/robust/*.c): libc and libmnl, copied
+# into the VMs' initramfs as /usr/bin/<name>.
+$(B)/robust/%: tests/robust/%.c uapi/linux/ddf.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Iuapi $< -lmnl -o $@
 
 # libxt_ddf.so, the iptables extension of the match "ddf" (libxtables):
 # XTABLES_LIBDIR=$(B):<the stock xtables directory> iptables -m ddf ...
@@ -145,6 +155,12 @@ check-vm-stock: all
 
 check-vm-debug: all
 	@tests/qemu/run.sh debug
+
+# The robustness suites (tests/robust/, debug lane) at their long sizes.
+.PHONY: soak
+soak: setup all
+	@DDF_SOAK=1 DDF_TEST_TIMEOUT=3600 DDF_VM_TIMEOUT_DEBUG=10800 \
+		tests/qemu/run.sh debug
 
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
 vm-shell: all

@@ -97,7 +97,7 @@ fi
 for t in $DDF_TESTS; do
 	kmsg "test $t"
 	echo "=== $t"
-	if timeout "${DDF_TEST_TIMEOUT:-300}" bash "/ddf/tests/$t"; then
+	if DDF_SOAK=${DDF_SOAK:-0} timeout "${DDF_TEST_TIMEOUT:-300}" bash "/ddf/tests/$t"; then
 		result "ok $t"
 	else
 		result "fail $t"

@@ -115,6 +115,18 @@ base() {
 		"$DDF_ROOT"/tests/netns/lib.bash; do
 		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/"; fi
 	done
+	# The robustness suites (debug lane) and their tools (make builds
+	# build/robust/ from tests/robust/*.c).
+	mkdir -p "$root/ddf/tests/robust"
+	for f in "$DDF_ROOT"/tests/robust/*.sh "$DDF_ROOT"/tests/robust/*.bash; do
+		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/robust/"; fi
+	done
+	for f in "$DDF_ROOT"/build/robust/*; do
+		if [ -x "$f" ]; then
+			copy_bin "$root" "$f"
+			cp "$f" "$root/usr/bin/"
+		fi
+	done
 	# The kernel-path benchmark's VM side (run.sh bench).
 	mkdir -p "$root/ddf/bench"
 	cp "$DDF_ROOT"/tests/bench/vm-bench.sh "$root/ddf/bench/"

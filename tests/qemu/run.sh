@@ -21,7 +21,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 : "${DDF_VM_TIMEOUT_STOCK:=600}"
-: "${DDF_VM_TIMEOUT_DEBUG:=900}"
+: "${DDF_VM_TIMEOUT_DEBUG:=2400}"
+# make soak: the robustness suites (tests/robust/) at their long sizes.
+: "${DDF_SOAK:=0}"
+: "${DDF_TEST_TIMEOUT:=300}"
 : "${DDF_VM_MEM:=1024}"
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
@@ -106,6 +109,12 @@ prepare() {
 		for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
 			if [ -e "$f" ]; then tests="$tests ${f##*/}"; fi
 		done
+		# The robustness suites need the debug kernel's detectors.
+		if [ "$lane" = debug ]; then
+			for f in "$DDF_ROOT"/tests/robust/*.sh; do
+				if [ -e "$f" ]; then tests="$tests robust/${f##*/}"; fi
+			done
+		fi
 	fi
 	[ "$lane" != bench ] || tests=
 	cat >"$vm/$name/lane.conf" <<-EOC
@@ -115,6 +124,8 @@ prepare() {
 		DDF_KUNIT=$5
 		DDF_SHELL=$6
 		DDF_TESTS="${tests# }"
+		DDF_SOAK=$DDF_SOAK
+		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
 	EOC
 	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
 		"$vm/$name/src" "$vm/$name/lane.conf"
