@@ -29,6 +29,10 @@ all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
 	@echo "make demo            size a filter and measure its accuracy"
+	@echo "make modules         nf_ddf.ko for KVER (default: the running kernel)"
+	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages"
+	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
+	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
@@ -104,6 +108,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
+	tests/tools/test_install.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh
@@ -140,6 +145,74 @@ check-freestanding:
 
 clean:
 	rm -rf $(B)
+
+# ---- Installation: make install / uninstall, DKMS ----
+# make [modules|install|uninstall] [KVER=release] [DESTDIR=dir] [PREFIX=/usr/local]
+# The module builds in a copy of its sources (build/kmod/KVER), so that the
+# tree stays clean and one build per kernel can coexist.
+KVER     ?= $(shell uname -r)
+KDIR     ?= /lib/modules/$(KVER)/build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+XTLIBDIR ?= $(or $(shell pkg-config --variable=xtlibdir xtables 2>/dev/null),\
+		 /usr/lib/$(shell $(CC) -print-multiarch)/xtables)
+DDF_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+# copy-ksrc DIR: what Kbuild needs (module, core, ABI, KUnit suites).
+define copy-ksrc
+	rm -rf $(1) && mkdir -p $(1)/tests
+	cp -a Kbuild dkms.conf nf_ddf ddf_core uapi $(1)/
+	cp -a tests/core tests/kunit $(1)/tests/
+endef
+KBUILD_DIR := $(B)/kmod/$(KVER)
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+
+.PHONY: modules install install-modules install-tools uninstall dkms-src
+modules:
+	@test -e $(KDIR)/Makefile || { echo "no kernel headers in $(KDIR):" \
+		"apt install linux-headers-$(KVER), or give KVER= or KDIR="; exit 1; }
+	$(call copy-ksrc,$(KBUILD_DIR))
+	$(MAKE) -C $(KDIR) M=$(abspath $(KBUILD_DIR)) modules
+
+install: install-modules install-tools
+
+# depmod for the running system only: a DESTDIR is someone else's tree.
+install-modules: modules
+	install -D -m 644 $(KBUILD_DIR)/nf_ddf.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/nf_ddf.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# libxt_ddf's section is a fragment of iptables-extensions(8); installed
+# alone as libxt_ddf(8).
+install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
+	install -D -m 755 $(B)/ddfctl $(DESTDIR)$(PREFIX)/sbin/ddfctl
+	install -D -m 755 $(B)/ddfbench $(DESTDIR)$(PREFIX)/bin/ddfbench
+	install -D -m 644 $(B)/libxt_ddf.so $(DESTDIR)$(XTLIBDIR)/libxt_ddf.so
+	install -D -m 644 tools/ddfctl/ddfctl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/ddfctl.8
+	install -D -m 644 docs/ddf.7 $(DESTDIR)$(PREFIX)/share/man/man7/ddf.7
+	mkdir -p $(DESTDIR)$(PREFIX)/share/man/man8
+	{ echo '.TH LIBXT_DDF 8 "" "ddf $(DDF_VERSION)" "iptables extension"'; \
+	  echo '.SH NAME'; echo 'libxt_ddf \- the iptables match ddf'; \
+	  echo '.SH DESCRIPTION'; echo '.SS ddf'; \
+	  cat tools/xtables/libxt_ddf.man; } \
+		>$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8
+	install -D -m 644 tools/ddfctl/ddfctl.bash \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/nf_ddf.ko \
+		$(DESTDIR)$(PREFIX)/sbin/ddfctl $(DESTDIR)$(PREFIX)/bin/ddfbench \
+		$(DESTDIR)$(XTLIBDIR)/libxt_ddf.so \
+		$(DESTDIR)$(PREFIX)/share/man/man8/ddfctl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# The module's sources where dkms looks for them; then
+# dkms install ddf/$(DDF_VERSION).
+dkms-src:
+	$(call copy-ksrc,$(DESTDIR)/usr/src/ddf-$(DDF_VERSION))
 
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel

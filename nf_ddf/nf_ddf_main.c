@@ -94,3 +94,6 @@ module_exit(nf_ddf_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Netfilter packet de-duplication");
+#ifdef DDF_VERSION
+MODULE_VERSION(DDF_VERSION);
+#endif

@@ -72,7 +72,7 @@ build_modules() {
 	src=$vm/$1/src
 	rm -rf "$src"
 	mkdir -p "$src/tests"
-	for d in Kbuild nf_ddf ddf_core uapi tests/core tests/kunit; do
+	for d in Kbuild dkms.conf nf_ddf ddf_core uapi tests/core tests/kunit; do
 		if [ -e "$DDF_ROOT/$d" ]; then cp -a "$DDF_ROOT/$d" "$src/$d"; fi
 	done
 	make -C "$2" M="$src" ${3:-} modules >"$vm/$1/modules.log" 2>&1 || {
