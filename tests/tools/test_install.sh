@@ -136,5 +136,24 @@ else
 	bad "dkms status: $status"
 fi
 
+# dkms install and uninstall into a scratch module tree (kernel $kver).
+inst=$tmp/modules
+mkdir -p "$inst/$kver"
+dk() {
+	dkms "$1" "ddf/$version" -k "$kver" --sourcetree "$src/usr/src" \
+		--dkmstree "$tree" --installtree "$inst" --no-depmod >"$tmp/dkms-$1.log" 2>&1
+}
+if dk install && [ -n "$(find "$inst/$kver" -name 'nf_ddf.ko*')" ]; then
+	ok "dkms install ddf/$version -k $kver: $(cd "$inst" && find . -name 'nf_ddf.ko*')"
+else
+	tail -n 10 "$tmp/dkms-install.log" | sed 's/^/       /'
+	bad "dkms install ddf/$version -k $kver"
+fi
+if dk uninstall && [ -z "$(find "$inst/$kver" -name 'nf_ddf.ko*')" ]; then
+	ok "dkms uninstall ddf/$version -k $kver removes the module"
+else
+	bad "dkms uninstall ddf/$version -k $kver: $(find "$inst" -name 'nf_ddf.ko*')"
+fi
+
 echo "test_install: $pass passed, $fail failed"
 [ "$fail" = 0 ]
