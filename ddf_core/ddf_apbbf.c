@@ -16,7 +16,7 @@
 #include "ddf_apbf.h"
 #include "ddf_hash.h"
 
-#define DDF_APBBF_PREFETCH 16 /* segments whose blocks we prefetch */
+#define DDF_APBBF_CACHE 32 /* logical segments whose hash a probe keeps */
 
 struct ddf_apbbf {
 	struct ddf_filter hdr;
@@ -30,8 +30,8 @@ struct ddf_apbbf {
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
 	const struct ddf_hash *h;
-	uint32_t n; /* segments with a cached hash */
-	uint64_t z[DDF_APBBF_PREFETCH]; /* hash of logical segment i */
+	uint32_t have; /* bit i: z[i] holds the hash of logical segment i */
+	uint64_t z[DDF_APBBF_CACHE];
 };
 
 static uint64_t ddf_apbbf_words(const struct ddf_params *p)
@@ -150,7 +150,8 @@ static inline uint64_t ddf_apbbf_bits(uint64_t z)
  * All b bits of the key set in its block? (op 0), or set them (op 1).
  * B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
  * pair of words (b = 4); the test is branch-free so the loads of the
- * words overlap, and only missing bits pay for a locked OR.
+ * words overlap. Setting reads each word once and pays a locked OR only
+ * for a missing bit; its result is unused, so it does not test first.
  */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 					   uint32_t B, uint32_t b, int set)
@@ -169,21 +170,22 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 			ddf_aword_or(w, m);
 		return false;
 	}
+	if (set) {
+		for (uint32_t i = 0; i < b; i++) {
+			uint32_t pos = ddf_apbbf_pos(y, i, B, b);
+			uint64_t bit = 1ull << (pos & 63);
+
+			if (!(ddf_aword_read(&w[pos >> 6]) & bit))
+				ddf_aword_or(&w[pos >> 6], bit);
+		}
+		return false;
+	}
 	for (uint32_t i = 0; i < b; i++) {
 		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 
 		ok &= ddf_aword_read(&w[pos >> 6]) >> (pos & 63);
 	}
-	if ((ok & 1) || !set)
-		return ok & 1;
-	for (uint32_t i = 0; i < b; i++) {
-		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
-		uint64_t bit = 1ull << (pos & 63);
-
-		if (!(ddf_aword_read(&w[pos >> 6]) & bit))
-			ddf_aword_or(&w[pos >> 6], bit);
-	}
-	return false;
+	return ok & 1;
 }
 
 static inline bool ddf_apbbf_do(const struct ddf_apbbf *f, uint64_t z,
@@ -216,43 +218,65 @@ static void ddf_apbbf_set_z(const struct ddf_apbbf *f, uint64_t z,
 	ddf_apbbf_do(f, z, phys, 1);
 }
 
+/* The hash of logical segment i (physical ph), cached when it was asked. */
+static inline uint64_t ddf_apbbf_z(const struct ddf_apbbf_probe *pr,
+				   uint32_t i, uint32_t ph)
+{
+	if (i < DDF_APBBF_CACHE && (pr->have >> i & 1))
+		return pr->z[i];
+	return ddf_hash_nth(pr->h, ph);
+}
+
 static bool ddf_apbbf_match(const void *ctx, uint32_t i, uint32_t phys)
 {
 	const struct ddf_apbbf_probe *pr = ctx;
-	uint64_t z = i < pr->n ? pr->z[i] : ddf_hash_nth(pr->h, phys);
 
-	return ddf_apbbf_test_z(pr->f, z, phys);
+	return ddf_apbbf_test_z(pr->f, ddf_apbbf_z(pr, i, phys), phys);
 }
 
+/* pr caches hashes of the segments of base's generation, or is NULL. */
 static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
 			  uint32_t base, const struct ddf_apbbf_probe *pr)
 {
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
-		uint64_t z = pr && i < pr->n ? pr->z[i] : ddf_hash_nth(h, ph);
+		uint64_t z = pr ? ddf_apbbf_z(pr, i, ph) : ddf_hash_nth(h, ph);
 
 		ddf_apbbf_set_z(f, z, ph);
 	}
 }
 
+static inline void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr, uint32_t base,
+				   uint32_t i)
+{
+	uint32_t ph = ddf_age_phys(&pr->f->age, base, i);
+	uint64_t z = ddf_hash_nth(pr->h, ph);
+
+	if (i < DDF_APBBF_CACHE) {
+		pr->z[i] = z;
+		pr->have |= 1u << i;
+	}
+	ddf_prefetch_w(ddf_apbbf_block(pr->f, z, ph));
+}
+
 /*
- * Issue the loads of every block an operation may touch before using any,
- * so that their cache misses overlap instead of queueing.
+ * Issue the loads of the blocks a test-and-insert touches for a new key
+ * before using any, so that their cache misses overlap instead of
+ * queueing: the query's first probes (segments l, l - k, ..., down to 0 in
+ * Algorithm 1, the whole path of a key not in the filter) and the k
+ * segments an insert writes. Hashing every segment instead would cost more
+ * than the misses it hides; a key that matches pays for the few segments
+ * after a probe as it goes.
  */
 static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
 {
-	const struct ddf_apbbf *f = pr->f;
-	uint32_t n = f->age.k + f->age.l;
+	const struct ddf_age *a = &pr->f->age;
 
-	if (n > DDF_APBBF_PREFETCH)
-		n = DDF_APBBF_PREFETCH;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t ph = ddf_age_phys(&f->age, base, i);
-
-		pr->z[i] = ddf_hash_nth(pr->h, ph);
-		ddf_prefetch_w(ddf_apbbf_block(f, pr->z[i], ph));
-	}
-	pr->n = n;
+	for (int i = (int)a->l; i >= 0; i -= (int)a->k)
+		ddf_apbbf_fetch(pr, base, (uint32_t)i);
+	for (uint32_t i = 0; i < a->k; i++)
+		if (!(i < DDF_APBBF_CACHE && (pr->have >> i & 1)))
+			ddf_apbbf_fetch(pr, base, i);
 }
 
 static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
