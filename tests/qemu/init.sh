@@ -73,6 +73,24 @@ if [ -n "${DDF_BENCH:-}" ]; then
 	finish
 fi
 
+if [ "${DDF_LANE:-}" = demo ]; then
+	# The demo lane (run.sh demo): tests/demo/demo.sh alone, each of its
+	# lines on the console and, as it comes, to the host.
+	{
+		bash /ddf/demo/demo.sh 2>&1
+		echo $? >/tmp/demo.rc
+	} | while IFS= read -r l; do
+		echo "$l"
+		echo "ddf-demo: $l" >"$report"
+	done
+	if [ "$(cat /tmp/demo.rc)" = 0 ]; then
+		result "ok demo"
+	else
+		result "fail demo"
+	fi
+	finish
+fi
+
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	# Forget what boot left behind; the scan at the end sees only ours.
 	echo scan >/sys/kernel/debug/kmemleak

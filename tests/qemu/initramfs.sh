@@ -130,6 +130,9 @@ base() {
 	# The kernel-path benchmark's VM side (run.sh bench).
 	mkdir -p "$root/ddf/bench"
 	cp "$DDF_ROOT"/tests/bench/vm-bench.sh "$root/ddf/bench/"
+	# make demo's VM side (run.sh demo).
+	mkdir -p "$root/ddf/demo"
+	cp "$DDF_ROOT"/tests/demo/demo.sh "$root/ddf/demo/"
 	mkcpio "$root" "$out"
 	rm -rf "$root"
 }

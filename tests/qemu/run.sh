@@ -10,6 +10,8 @@
 #   run.sh bench   Debian's 6.12 kernel ($DDF_BENCH_KERNEL): the kernel-path
 #                  benchmark (tests/bench/vm-bench.sh, DDF_BENCH=full|smoke);
 #                  its records in $DDF_BUILD/bench/raw-$DDF_BENCH.jsonl
+#   run.sh demo    Debian's 6.12 kernel ($DDF_DEMO_KERNEL): make demo
+#                  (tests/demo/demo.sh), its lines shown as they come
 #   run.sh shell [debug|stock]
 #                  a shell in the VM with nf_ddf loaded (leave it to power off)
 #
@@ -94,9 +96,36 @@ boot() {
 		return
 	fi
 	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out"
-	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" \
-		-serial "file:$vm/$lane-$name.log" \
+	set -- "$@" -serial "file:$vm/$lane-$name.log" \
 		-serial "file:$vm/$lane-$name.out"
+	if [ -z "${follow:-}" ]; then
+		timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@"
+		return
+	fi
+	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" &
+	qpid=$!
+	follow_out "$vm/$lane-$name.out" "$qpid" "$follow"
+	wait "$qpid"
+}
+
+# follow_out FILE PID PREFIX: print FILE's lines that begin with PREFIX,
+# without it, as they come, until PID has ended and its last lines are out.
+follow_out() {
+	seen=0
+	while :; do
+		alive=0
+		! kill -0 "$2" 2>/dev/null || alive=1
+		# whole lines only: a line being written waits for the next turn
+		lines=0
+		[ ! -e "$1" ] || lines=$(wc -l <"$1")
+		if [ "$lines" -gt "$seen" ]; then
+			sed -n "$((seen + 1)),${lines}p" "$1" | tr -d '\r' |
+				sed -n "s/^$3//p"
+			seen=$lines
+		fi
+		[ "$alive" = 1 ] || return 0
+		sleep 0.5
+	done
 }
 
 # prepare NAME IMAGE TREE RELEASE|- KUNIT(0|1) SHELL(0|1)
@@ -116,7 +145,7 @@ prepare() {
 			done
 		fi
 	fi
-	[ "$lane" != bench ] || tests=
+	case $lane in bench | demo) tests= ;; esac
 	cat >"$vm/$name/lane.conf" <<-EOC
 		DDF_LANE=$lane
 		DDF_BENCH=${DDF_BENCH:-}
@@ -257,7 +286,14 @@ bench)
 	esac
 	export DDF_BENCH_CLOCK
 	;;
-*) die "usage: $0 stock|debug|bench|shell [debug|stock]" ;;
+demo)
+	DDF_BENCH=
+	: "${DDF_DEMO_KERNEL:=6.12.*-amd64}"
+	: "${DDF_VM_TIMEOUT_DEMO:=600}"
+	# the demo's own lines are on the terminal already
+	: "${DDF_VM_TAIL:=25}"
+	;;
+*) die "usage: $0 stock|debug|bench|demo|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
 # Runs from one tree take turns: they share $vm.
@@ -295,6 +331,25 @@ if [ "$lane" = bench ]; then
 		mkdir -p "$DDF_BUILD/bench"
 		sed -n 's/^ddf-bench: //p' "$vm/bench-$rel.out.txt" \
 			>"$DDF_BUILD/bench/raw-$DDF_BENCH.jsonl"
+		;;
+	esac
+elif [ "$lane" = demo ]; then
+	rel=$(DDF_STOCK_KERNELS=$DDF_DEMO_KERNEL stock_kernels | tail -n 1)
+	case $rel in
+	missing:*) flunk "no kernel ${rel#missing:} with headers installed" ;;
+	*)
+		log "demo: building nf_ddf for $rel and booting that kernel under QEMU (TCG)"
+		follow="ddf-demo: "
+		check "$rel" "/boot/vmlinuz-$rel" \
+			"/lib/modules/$rel/build" "$rel" "$DDF_VM_SMP_STOCK" \
+			"$DDF_VM_TIMEOUT_DEMO" "" -
+		# the demo's verdict, its last line
+		verdict=$(sed -n 's/^ddf-demo: \(demo: .*\)/\1/p' "$vm/demo-$rel.out.txt" | tail -n 1)
+		case $verdict in
+		"demo: ok:"*) pass "the demo's verdict: ok" ;;
+		"") flunk "the demo printed no verdict (console: $vm/demo-$rel.log)" ;;
+		*) flunk "$verdict" ;;
+		esac
 		;;
 	esac
 elif [ "$lane" = stock ]; then
