@@ -22,13 +22,16 @@ ROBUST_BINS := $(patsubst tests/robust/%.c,$(B)/robust/%,$(wildcard tests/robust
 BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
-.PHONY: all check check-core check-freestanding setup clean help demo
+.PHONY: all check check-core check-freestanding setup clean help demo \
+	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(ROBUST_BINS)
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
-	@echo "make demo            size a filter and measure its accuracy"
+	@echo "make demo            nf_ddf in Debian's 6.12 under QEMU: duplicated"
+	@echo "                     traffic with no rule, then through a drop rule"
+	@echo "make demo-filters    size a filter and measure its accuracy"
 	@echo "make modules         nf_ddf.ko for KVER (default: the running kernel)"
 	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages"
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
@@ -113,9 +116,15 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 setup:
 	@scripts/setup-debian.sh
 
+# The module at work: built for Debian's stock 6.12, which boots under
+# QEMU (tests/qemu/run.sh demo, tests/demo/demo.sh); setup installs that
+# kernel's image and headers (scripts/packages-vm.txt).
+demo: setup all
+	@tests/qemu/run.sh demo
+
 # What a 1M-packet window at a one-in-a-million false-positive rate costs,
 # and what a filter really does on a stream.
-demo: setup $(B)/ddfbench
+demo-filters: setup $(B)/ddfbench
 	$(B)/ddfbench size --filter apbbf --window 1000000 --fpr 1e-6
 	$(B)/ddfbench size --filter qqhtd --window 1000000 --fpr 1e-6
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
