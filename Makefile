@@ -112,6 +112,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	tests/tools/test_install.sh $(B)
+	tests/tools/test_docs.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh
