@@ -113,6 +113,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_ynl_spec.sh $(B)
 	tests/tools/test_install.sh $(B)
 	tests/tools/test_docs.sh $(B)
+	tests/tools/test_completion.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh

@@ -30,7 +30,7 @@ for f in $(find tools -name 'libxt_*.man' | sort); do
 	w=$tmp/$(basename "$f" .man).8
 	{
 		printf '.TH %s 8 2026-11-21 ddf\n.SH NAME\n' \
-			"$(basename "$f" .man | tr a-z A-Z)"
+			"$(basename "$f" .man | tr '[:lower:]' '[:upper:]')"
 		printf '%s \\- an iptables extension\n' "$(basename "$f" .man)"
 		printf '.SH DESCRIPTION\n.SS %s\n' "$(basename "$f" .man)"
 		cat "$f"

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for ddfctl(8): commands, the keywords of rule add, size
+# and replay and their enumerated values, rule names, files.
+#
+# The word lists follow tools/ddfctl/parse.c and ddfctl.c;
+# tests/tools/test_completion.sh compares them with what ddfctl accepts.
+
+_ddfctl_kinds="apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf bsbfsd rlbsbf exact shf cshf queue"
+_ddfctl_hooks="prerouting input forward output postrouting none"
+_ddfctl_families="ip ip6 inet"
+_ddfctl_protos="tcp udp udplite sctp icmp icmpv6"
+_ddfctl_actions="drop count mark"
+_ddfctl_hashes="siphash13 siphash24"
+_ddfctl_key_fields="saddr daddr proto sport dport ipid tcpseq tcpack icmpid payload"
+_ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum"
+_ddfctl_rule_words="family hook priority iif oif proto key payload ignore max-bytes filter window fpr memory shape seed hash action"
+_ddfctl_size_words="filter window fpr memory"
+_ddfctl_commands="rule show stats save restore size replay help"
+_ddfctl_rule_commands="add del reset flush"
+
+# COMPREPLY: the words of $1 that start with $2, one a line (file names
+# may hold spaces)
+_ddfctl_reply()
+{
+	mapfile -t COMPREPLY < <(compgen -W "$1" -- "$2")
+}
+
+# The rules of the namespace, from `ddfctl save`: nothing without the module.
+_ddfctl_rule_names()
+{
+	"${COMP_WORDS[0]}" save 2>/dev/null |
+		while read -r w1 w2 name rest; do
+			[ "$w1 $w2" = "rule add" ] && printf '%s\n' "$name"
+		done
+}
+
+# FIELD[,FIELD...]: complete the part after the last comma, leaving out
+# the fields already listed.
+_ddfctl_list()
+{
+	local cur=$1 words=$2 extra=$3 head="" last=$1 w left=""
+
+	if [[ $cur == *,* ]]; then
+		head=${cur%,*},
+		last=${cur##*,}
+	else
+		words="$words $extra"
+	fi
+	for w in $words; do
+		[[ ,$head == *,"$w",* ]] || left="$left $w"
+	done
+	mapfile -t COMPREPLY < <(compgen -P "$head" -W "$left" -- "$last")
+	# a list goes on after a comma: no space behind a completed field
+	compopt -o nospace 2>/dev/null
+}
+
+_ddfctl_files()
+{
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -f -- "$1")
+}
+
+# The value of keyword $1 of rule add, size or replay; 1 when $1 takes none.
+_ddfctl_value()
+{
+	local kw=$1 cur=$2 replay=$3
+
+	case $kw in
+	family) _ddfctl_reply "$_ddfctl_families" "$cur" ;;
+	hook) _ddfctl_reply "$_ddfctl_hooks" "$cur" ;;
+	proto) _ddfctl_reply "$_ddfctl_protos" "$cur" ;;
+	filter) _ddfctl_reply "$_ddfctl_kinds" "$cur" ;;
+	hash) _ddfctl_reply "$_ddfctl_hashes" "$cur" ;;
+	action) _ddfctl_reply "$_ddfctl_actions" "$cur" ;;
+	key)
+		if [ -n "$replay" ]; then
+			_ddfctl_list "$cur" "$_ddfctl_key_fields" "packet frame"
+		else
+			_ddfctl_list "$cur" "$_ddfctl_key_fields" "packet"
+		fi
+		;;
+	ignore) _ddfctl_list "$cur" "$_ddfctl_ignores" "none" ;;
+	iif | oif)
+		_ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur"
+		;;
+	priority | payload | max-bytes | window | fpr | memory | shape | seed)
+		COMPREPLY=() # a number or a shape: nothing to offer
+		;;
+	*) return 1 ;;
+	esac
+	return 0
+}
+
+# Keywords of rule add, size or replay from word $1 on: the value of the
+# keyword before the cursor, or the keywords not given yet.
+_ddfctl_keywords()
+{
+	local from=$1 all=$2 replay=$3 cur=${COMP_WORDS[COMP_CWORD]}
+	local i w used=" " left=""
+
+	for ((i = from; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if [ -n "$replay" ] && [[ $w == -[wWl] ]]; then
+			if ((i + 1 == COMP_CWORD)); then
+				_ddfctl_files "$cur"
+				return
+			fi
+			((i++))
+			continue
+		fi
+		[[ " $all " == *" $w "* ]] || continue
+		used="$used$w "
+		if ((i + 1 == COMP_CWORD)); then
+			_ddfctl_value "$w" "$cur" "$replay" && return
+		fi
+		((i++)) # the keyword's value
+		# action mark VALUE[/MASK]: one word more
+		if [ "$w" = action ] && [ "${COMP_WORDS[i]}" = mark ]; then
+			((i + 1 == COMP_CWORD)) && return
+			((i++))
+		fi
+	done
+	if [ -n "$replay" ] && [[ $cur == -* ]]; then
+		_ddfctl_reply "-w -W -l --help" "$cur"
+		return
+	fi
+	for w in $all; do
+		[[ $used == *" $w "* ]] || left="$left $w"
+	done
+	_ddfctl_reply "$left" "$cur"
+}
+
+_ddfctl()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local i=1 cmd sub
+
+	COMPREPLY=()
+	# redirections: restore < FILE, save > FILE
+	case $prev in
+	'<' | '>' | '>>')
+		_ddfctl_files "$cur"
+		return
+		;;
+	esac
+	# the global options come before the command
+	while ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do
+		((i++))
+	done
+	if ((i == COMP_CWORD)); then
+		if [[ $cur == -* ]]; then
+			_ddfctl_reply "-j --json -n --dry-run -h --help" "$cur"
+		else
+			_ddfctl_reply "$_ddfctl_commands" "$cur"
+		fi
+		return
+	fi
+	cmd=${COMP_WORDS[i]}
+	case $cmd in
+	rule)
+		if ((i + 1 == COMP_CWORD)); then
+			_ddfctl_reply "$_ddfctl_rule_commands" "$cur"
+			return
+		fi
+		sub=${COMP_WORDS[i + 1]}
+		case $sub in
+		add)
+			# NAME is new: nothing to offer but the help
+			if ((i + 2 == COMP_CWORD)); then
+				[[ $cur == -* ]] &&
+					_ddfctl_reply "--help" "$cur"
+				return
+			fi
+			_ddfctl_keywords $((i + 3)) "$_ddfctl_rule_words"
+			;;
+		del)
+			((i + 2 == COMP_CWORD)) &&
+				_ddfctl_reply "$(_ddfctl_rule_names)" "$cur"
+			;;
+		reset)
+			if ((i + 2 == COMP_CWORD)); then
+				_ddfctl_reply "$(_ddfctl_rule_names)" "$cur"
+			elif ((i + 3 == COMP_CWORD)); then
+				_ddfctl_reply "filter" "$cur"
+			fi
+			;;
+		esac
+		;;
+	show | stats)
+		((i + 1 == COMP_CWORD)) &&
+			_ddfctl_reply "$(_ddfctl_rule_names)" "$cur"
+		;;
+	size)
+		if [[ $cur == -* ]] && ((i + 1 == COMP_CWORD)); then
+			_ddfctl_reply "--help" "$cur"
+			return
+		fi
+		_ddfctl_keywords $((i + 1)) "$_ddfctl_size_words"
+		;;
+	replay)
+		# the capture first, '-' for standard input
+		if ((i + 1 == COMP_CWORD)); then
+			if [[ $cur == -* ]]; then
+				_ddfctl_reply "--help" "$cur"
+			else
+				_ddfctl_files "$cur"
+			fi
+			return
+		fi
+		_ddfctl_keywords $((i + 2)) "$_ddfctl_rule_words" replay
+		;;
+	esac
+}
+
+complete -F _ddfctl ddfctl
