@@ -167,6 +167,8 @@ static void rp_add(struct rp *r, const struct rp_row *w)
 		r->info++;
 	else if (w->mode == RP_ERRATUM)
 		r->erratum++;
+	else if (w->mode == RP_PAPER)
+		r->paper++;
 	else if (rp_judge(w))
 		r->ok++;
 	else
@@ -201,6 +203,8 @@ static const char *rp_verdict(const struct rp_row *w)
 		return "info";
 	case RP_ERRATUM:
 		return "erratum";
+	case RP_PAPER:
+		return "paper";
 	default:
 		return rp_judge(w) ? "ok" : "FAIL";
 	}
@@ -227,6 +231,9 @@ static void rp_tol_text(const struct rp_row *w, char *b, size_t n)
 		break;
 	case RP_ERRATUM:
 		o = snprintf(b, n, "paper misprint");
+		break;
+	case RP_PAPER:
+		o = snprintf(b, n, "paper's value disputed");
 		break;
 	default:
 		o = snprintf(b, n, "-");
@@ -275,10 +282,10 @@ static void rp_print_json(const struct rp *r, double secs)
 	printf(", \"source\": ");
 	rp_json_str(rp_source);
 	printf(", \"quick\": %s, \"verdict\": \"%s\", \"ok\": %d, "
-	       "\"fail\": %d, \"erratum\": %d, \"info\": %d, "
-	       "\"seconds\": %.2f, \"rows\": [",
+	       "\"fail\": %d, \"erratum\": %d, \"paper\": %d, "
+	       "\"info\": %d, \"seconds\": %.2f, \"rows\": [",
 	       r->quick ? "true" : "false", r->fail ? "FAIL" : "PASS", r->ok,
-	       r->fail, r->erratum, r->info, secs);
+	       r->fail, r->erratum, r->paper, r->info, secs);
 	for (int i = 0; i < r->nrows; i++) {
 		const struct rp_row *w = &r->rows[i];
 
@@ -328,9 +335,9 @@ static void rp_print_md(const struct rp *r, double secs)
 		printf("\nNotes:\n");
 	for (int i = 0; i < r->nnotes; i++)
 		printf("- %s\n", r->notes[i]);
-	printf("\nverdict %s: %s (%d ok, %d fail, %d erratum, %d info) in %.1f s\n\n",
+	printf("\nverdict %s: %s (%d ok, %d fail, %d erratum, %d paper, %d info) in %.1f s\n\n",
 	       r->name, r->fail ? "FAIL" : "PASS", r->ok, r->fail, r->erratum,
-	       r->info, secs);
+	       r->paper, r->info, secs);
 }
 
 int rp_end(struct rp *r)

@@ -21,6 +21,8 @@ enum rp_tol {
 	RP_SIGMA,	/* |ddf - ref| <= tol, tol = n standard errors */
 	RP_INFO,	/* no verdict: the paper has no such value */
 	RP_ERRATUM,	/* the paper's value is a misprint (see note) */
+	RP_PAPER,	/* the paper's value is inconsistent (tol_why says
+			 * why); a ddf row beside it keeps a verdict */
 	RP_TREND,	/* a yes/no claim: ddf = 1 holds, 0 does not */
 };
 
@@ -45,7 +47,7 @@ struct rp {
 	bool quick, json;
 	const char *name;
 	/* filled by the helper */
-	int ok, fail, erratum, info;
+	int ok, fail, erratum, paper, info;
 	int nrows, cap;
 	struct rp_row *rows;
 	char **notes;
