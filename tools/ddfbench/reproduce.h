@@ -82,12 +82,15 @@ uint64_t rp_rand(uint64_t *s);
 struct ddf_filter *rp_filter(struct ddf_params *p);
 void rp_filter_free(struct ddf_filter *f);
 
+void rp_apbf_table1(struct rp *r);
 void rp_apbf_table2(struct rp *r);
 void rp_apbbf_table3(struct rp *r);
+void rp_apbbf_table4(struct rp *r);
 void rp_qht_table1(struct rp *r);
 void rp_qht_table5(struct rp *r);
 void rp_shf_wmax(struct rp *r);
 void rp_bsbf_tables(struct rp *r);
+void rp_bsbf_tables4_9(struct rp *r);
 void rp_qht_table2(struct rp *r);
 void rp_queue_fig5(struct rp *r);
 void rp_queue_fig6(struct rp *r);
