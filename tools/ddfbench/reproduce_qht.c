@@ -22,9 +22,47 @@ struct qt_result {
 	double fpr, fnr; /* percent */
 };
 
-/* one run: a fresh filter, stream and hash seeds; counts accumulate */
-static void qt_run(struct ddf_filter *f, uint64_t *seen, uint64_t *rng,
-		   uint64_t c[4])
+/*
+ * A QHT or QQHTD written apart from ddf's, with no word limit on a row
+ * (k cells of s bits in bytes): the paper's algorithms, 0 as the empty
+ * cell as in ddf. It runs the same streams, so the paper's S = 64 columns
+ * can be reproduced and ddf's other columns checked against it.
+ */
+struct qt_model {
+	uint8_t *cells;
+	uint64_t rows, rng;
+	uint32_t k, s;
+	bool queued;
+};
+
+static bool qt_model_stream(struct qt_model *q, const struct ddf_hash *h)
+{
+	uint8_t *row = q->cells + ddf_reduce(h->h1, q->rows) * q->k;
+	uint8_t fp = (uint8_t)(1 + h->h2 % ((1u << q->s) - 1));
+	uint32_t i;
+	bool dup = false;
+
+	for (i = 0; i < q->k && !dup; i++)
+		dup = row[i] == fp;
+	if (q->queued) {
+		/* Algorithm 2: pop the oldest, append fp, duplicate or not */
+		memmove(row, row + 1, q->k - 1);
+		row[q->k - 1] = fp;
+		return dup;
+	}
+	if (dup)
+		return true;
+	for (i = 0; i < q->k && row[i]; i++)
+		;
+	if (i == q->k)
+		i = (uint32_t)ddf_reduce(rp_rand(&q->rng), q->k);
+	row[i] = fp;
+	return false;
+}
+
+/* one run: a fresh filter (or model), stream and hash seeds; counts add */
+static void qt_run(struct ddf_filter *f, struct qt_model *mod, uint64_t *seen,
+		   uint64_t *rng, uint64_t c[4])
 {
 	uint64_t seed1 = rp_rand(rng), seed2 = rp_rand(rng);
 
@@ -34,7 +72,8 @@ static void qt_run(struct ddf_filter *f, uint64_t *seen, uint64_t *rng,
 		struct ddf_hash h = { ddf_fmix64(e ^ seed1),
 				      ddf_fmix64(e ^ seed2) };
 		bool dup = seen[e / 64] >> (e % 64) & 1;
-		bool said = ddf_filter_test_and_insert(f, &h, 0);
+		bool said = f ? ddf_filter_test_and_insert(f, &h, 0) :
+				qt_model_stream(mod, &h);
 
 		seen[e / 64] |= 1ull << (e % 64);
 		c[dup ? 2 : 0]++;	/* duplicates, unseen */
@@ -44,7 +83,7 @@ static void qt_run(struct ddf_filter *f, uint64_t *seen, uint64_t *rng,
 
 /* FPR over unseen elements, FNR over duplicates, pooled over the runs */
 static void qt_measure(uint32_t kind, uint32_t k, uint32_t s, int runs,
-		       struct qt_result *res)
+		       bool model, struct qt_result *res)
 {
 	uint64_t *seen = malloc((1u << QT_ALPHABET_BITS) / 8);
 	uint64_t c[4] = { 0 }, rng = 2024;
@@ -56,10 +95,24 @@ static void qt_measure(uint32_t kind, uint32_t k, uint32_t s, int runs,
 	for (int run = 0; run < runs; run++) {
 		struct ddf_params p = { .kind = kind, .k = k, .fp_bits = s,
 					.m = (QT_BITS + k * s / 2) / (k * s) };
-		struct ddf_filter *f = rp_filter(&p);
+		struct qt_model mod = { .rows = p.m, .k = k, .s = s,
+					.rng = 7 + run,
+					.queued = kind == DDF_KIND_QQHTD };
+		struct ddf_filter *f = NULL;
 
-		qt_run(f, seen, &rng, c);
-		rp_filter_free(f);
+		if (model) {
+			mod.cells = calloc(p.m, k);
+			if (!mod.cells) {
+				fprintf(stderr, "ddfbench: out of memory\n");
+				exit(1);
+			}
+		} else {
+			f = rp_filter(&p);
+		}
+		qt_run(f, &mod, seen, &rng, c);
+		if (f)
+			rp_filter_free(f);
+		free(mod.cells);
 	}
 	free(seen);
 	res->fpr = 100.0 * c[1] / c[0];
@@ -88,26 +141,36 @@ static void qt_t1_col(struct rp *r, unsigned int c, double *prev)
 				 1u << t1[c].s, t1[c].s, t1[c].k,
 				 (QT_BITS + t1[c].k * t1[c].s / 2) /
 					 (t1[c].k * t1[c].s));
-	struct qt_result m;
+	bool fits = t1[c].k * t1[c].s <= 64;
+	struct qt_result m, mm;
 	double sum;
 
-	if (t1[c].k * t1[c].s > 64) {
-		rp_cmp(r, rp_fmt(r, "S=%u", 1u << t1[c].s),
-		       "FPR + FNR % (k s > 64: not a ddf row)", t1[c].sum, NAN,
-		       RP_INFO, 0, NULL);
-		return;
+	/* the reference model: every column, the paper's S = 64 included */
+	qt_measure(DDF_KIND_QHT, t1[c].k, t1[c].s, qt_runs(r), true, &mm);
+	if (!fits) {
+		rp_cmp(r, row, "FPR + FNR % (k s > 64: not a ddf row)",
+		       t1[c].sum, NAN, RP_INFO, 0, NULL);
+		m = mm;
+	} else {
+		qt_measure(DDF_KIND_QHT, t1[c].k, t1[c].s, qt_runs(r), false,
+			   &m);
+		rp_cmp(r, row, "FPR %", t1[c].fpr, m.fpr, RP_ABS, 1.0,
+		       "1 point");
+		rp_cmp(r, row, "FNR %", t1[c].fnr, m.fnr, RP_ABS, 3.0,
+		       "3 points");
+		rp_cmp(r, row, "FPR + FNR %", t1[c].sum, m.fpr + m.fnr,
+		       RP_ABS, 3.0, "3 points");
+		rp_meas(r, row, "FPR + FNR %: ddf against the model", t1[c].sum,
+			m.fpr + m.fnr, mm.fpr + mm.fnr, "the model's", 1.0,
+			"1 point");
 	}
-	qt_measure(DDF_KIND_QHT, t1[c].k, t1[c].s, qt_runs(r), &m);
+	rp_cmp(r, row, "FPR + FNR % of the reference model (not ddf)",
+	       t1[c].sum, mm.fpr + mm.fnr, RP_ABS, 3.0, "3 points");
 	sum = m.fpr + m.fnr;
-	rp_cmp(r, row, "FPR %", t1[c].fpr, m.fpr, RP_ABS, 1.0,
-	       "1 point");
-	rp_cmp(r, row, "FNR %", t1[c].fnr, m.fnr, RP_ABS, 3.0,
-	       "3 points");
-	rp_cmp(r, row, "FPR + FNR %", t1[c].sum, sum, RP_ABS, 3.0,
-	       "3 points");
 	if (c)
-		rp_cmp(r, row, rp_fmt(r, "trend: sum above S=%u's - %.1f",
-				      1u << t1[c - 1].s, QT_TREND_SLACK),
+		rp_cmp(r, row, rp_fmt(r, "trend: sum above S=%u's - %.1f%s",
+				      1u << t1[c - 1].s, QT_TREND_SLACK,
+				      fits ? "" : " (model)"),
 		       NAN, sum > *prev - QT_TREND_SLACK, RP_TREND, 0, NULL);
 	*prev = sum;
 }
@@ -123,7 +186,7 @@ void rp_qht_table1(struct rp *r)
 	rp_note(r, "setup: QHT (Algorithm 1), N k s ~ %u bits, %u uniform elements from 2^%u, %d runs pooled, exact ground truth.",
 		QT_BITS, QT_STREAM, QT_ALPHABET_BITS, qt_runs(r));
 	rp_note(r, "S maps to s = log2(S) fingerprint bits with k = S/4 per row, N = 65,536/(k s) rows. ddf keeps 0 as the empty cell, so only 2^s - 1 fingerprints exist (k/S is 1/3 .. 8/31); the FPRs still match, which suggests the paper reserved a value too.");
-	rp_note(r, "S=64 needs k s = 96 bits per row, more than ddf's one 64-bit row word: not reproduced.");
+	rp_note(r, "S=64 needs k s = 96 bits per row, more than ddf's one 64-bit row word: not a ddf configuration. A reference model of Algorithm 1 written apart from ddf (bytes per cell, no word limit, the same streams) reproduces that column, and ddf's other columns agree with it within a point: the missing column is ddf's row format, not a disagreement with the paper.");
 	rp_note(r, "claim: FPR + FNR rises with S (a smaller S saturates later); each step is judged with %.1f points of slack for run noise.",
 		QT_TREND_SLACK);
 }
@@ -140,24 +203,20 @@ static const struct {
 static void qt_t5_col(struct rp *r, unsigned int c, double prev[2])
 {
 	const char *row = rp_fmt(r, "k=%u S=%u", t5[c].k, 1u << t5[c].s);
+	bool fits = t5[c].k * t5[c].s <= 64;
 	struct qt_result q, qq;
 	double sq, sqq;
 
-	if (t5[c].k * t5[c].s > 64) {
-		rp_cmp(r, row, "QHT FPR + FNR % (k s > 64)", t5[c].qht, NAN,
-		       RP_INFO, 0, NULL);
-		rp_cmp(r, row, "QQHTD FPR + FNR % (k s > 64)", t5[c].qqhtd,
-		       NAN, RP_INFO, 0, NULL);
-		return;
-	}
-	qt_measure(DDF_KIND_QHT, t5[c].k, t5[c].s, qt_runs(r), &q);
-	qt_measure(DDF_KIND_QQHTD, t5[c].k, t5[c].s, qt_runs(r), &qq);
+	qt_measure(DDF_KIND_QHT, t5[c].k, t5[c].s, qt_runs(r), !fits, &q);
+	qt_measure(DDF_KIND_QQHTD, t5[c].k, t5[c].s, qt_runs(r), !fits, &qq);
 	sq = q.fpr + q.fnr;
 	sqq = qq.fpr + qq.fnr;
-	rp_cmp(r, row, "QHT FPR + FNR %", t5[c].qht, sq, RP_ABS, 3.0,
-	       "3 points");
-	rp_cmp(r, row, "QQHTD FPR + FNR %", t5[c].qqhtd, sqq, RP_ABS, 3.0,
-	       "3 points");
+	rp_cmp(r, row, fits ? "QHT FPR + FNR %" :
+			      "QHT FPR + FNR % (k s > 64: reference model, not ddf)",
+	       t5[c].qht, sq, RP_ABS, 3.0, "3 points");
+	rp_cmp(r, row, fits ? "QQHTD FPR + FNR %" :
+			      "QQHTD FPR + FNR % (k s > 64: reference model, not ddf)",
+	       t5[c].qqhtd, sqq, RP_ABS, 3.0, "3 points");
 	rp_cmp(r, row, "claim: QQHTD within 2 points of QHT", NAN,
 	       fabs(sqq - sq) < 2, RP_TREND, 0, NULL);
 	if (c) {
@@ -170,6 +229,81 @@ static void qt_t5_col(struct rp *r, unsigned int c, double prev[2])
 	prev[1] = sqq;
 }
 
+/*
+ * A stand-in for the "Real (10.3 %)" row, which needs the paper's trace:
+ * 100,000 elements, 10.32 % of them repeats of an element seen d elements
+ * earlier, d log-uniform in 1 .. 10^5 (an assumed recency; the paper
+ * states only the share of duplicates), all others new. It tests the
+ * paper's claim for real streams, QQHTD below QHT, not its numbers.
+ */
+#define QT_REAL_DUP 0.1032
+
+static double qt_standin_sum(uint32_t kind, uint32_t k, uint32_t s,
+			     double *dup_share)
+{
+	uint64_t *stream = malloc(QT_STREAM * sizeof(*stream));
+	double p = QT_REAL_DUP / 0.913, best = 0;
+	uint64_t c[4] = { 0 };
+
+	if (!stream) {
+		fprintf(stderr, "ddfbench: out of memory\n");
+		exit(1);
+	}
+	for (int run = 0; run < 10; run++) {
+		struct ddf_params pr = { .kind = kind, .k = k, .fp_bits = s,
+					 .m = (QT_BITS + k * s / 2) / (k * s) };
+		struct ddf_filter *f = rp_filter(&pr);
+		uint64_t rng = 4242 + run, fresh = 1ull << 40, dups = 0;
+		uint64_t salt1 = rp_rand(&rng), salt2 = rp_rand(&rng);
+
+		for (int i = 0; i < QT_STREAM; i++) {
+			double u = (double)(rp_rand(&rng) >> 11) / 0x1p53;
+			uint64_t d = (uint64_t)exp(log(1e5) *
+				((double)(rp_rand(&rng) >> 11) / 0x1p53));
+			bool rep = u < p && d >= 1 && d <= (uint64_t)i;
+			uint64_t e = rep ? stream[i - d] : fresh++;
+			struct ddf_hash h = { ddf_fmix64(e ^ salt1),
+					      ddf_fmix64(e ^ salt2) };
+			bool said = ddf_filter_test_and_insert(f, &h, 0);
+
+			stream[i] = e;
+			dups += rep;
+			c[rep ? 2 : 0]++;
+			c[rep ? 3 : 1] += rep ? !said : said;
+		}
+		rp_filter_free(f);
+		best += (double)dups / QT_STREAM / 10;
+	}
+	free(stream);
+	*dup_share = 100 * best;
+	return 100.0 * c[1] / c[0] + 100.0 * c[3] / c[2];
+}
+
+static void qt_t5_standin(struct rp *r, unsigned int c)
+{
+	static const double real[][2] = {
+		{ 27.01, 24.67 }, { 28.07, 24.56 }, { 28.95, 24.42 },
+		{ 29.3, 24.62 },
+	};
+	const char *row = rp_fmt(r, "stand-in, k=%u S=%u", t5[c].k,
+				 1u << t5[c].s);
+	double dq, dqq, sq, sqq;
+
+	if (t5[c].k * t5[c].s > 64) {
+		rp_cmp(r, row, "Real stream: QHT / QQHTD (paper; no trace)",
+		       real[c][0], NAN, RP_INFO, 0, NULL);
+		return;
+	}
+	sq = qt_standin_sum(DDF_KIND_QHT, t5[c].k, t5[c].s, &dq);
+	sqq = qt_standin_sum(DDF_KIND_QQHTD, t5[c].k, t5[c].s, &dqq);
+	rp_cmp(r, row, "QHT FPR + FNR % (synthetic, not the paper's stream)",
+	       real[c][0], sq, RP_INFO, 0, NULL);
+	rp_cmp(r, row, "QQHTD FPR + FNR % (synthetic, not the paper's stream)",
+	       real[c][1], sqq, RP_INFO, 0, NULL);
+	rp_cmp(r, row, rp_fmt(r, "claim on a stream with recency: QQHTD below QHT (duplicates %.2f %%)",
+			      dq),
+	       NAN, sqq < sq, RP_TREND, 0, NULL);
+}
 void rp_qht_table5(struct rp *r)
 {
 	double prev[2] = { 0, 0 };
@@ -178,9 +312,12 @@ void rp_qht_table5(struct rp *r)
 		 "quotient-hash-tables-qqhtd.md, Table 5 (appendix C), row \"Artificial (4.62 %)\"");
 	for (unsigned int c = 0; c < sizeof(t5) / sizeof(t5[0]); c++)
 		qt_t5_col(r, c, prev);
-	rp_note(r, "setup: Table 1's (N k s ~ %u bits, %u uniform elements from 2^%u, %d runs). The \"Real (10.3 %%)\" row needs the paper's trace, which is not available: not reproduced.",
+	for (unsigned int c = 0; c < sizeof(t5) / sizeof(t5[0]); c++)
+		qt_t5_standin(r, c);
+	rp_note(r, "setup: Table 1's (N k s ~ %u bits, %u uniform elements from 2^%u, %d runs).",
 		QT_BITS, QT_STREAM, QT_ALPHABET_BITS, qt_runs(r));
+	rp_note(r, "the \"Real (10.3 %%)\" row needs the paper's trace (URLs of a CommonCrawl crawl), which is not available: its numbers are not reproduced. The paper states only its share of duplicates, and the error of these filters depends on how far back a duplicate's previous occurrence lies, which that share does not fix. The stand-in rows are a synthetic stream with an assumed recency (10.32 %% repeats at distances log-uniform in 1 .. 10^5): they test the paper's claim that QQHTD beats QHT on a real stream, and their sums are shown for information only, never judged against the paper's.");
 	rp_note(r, "claims: QQHTD offers no advantage on artificial streams (within 2 points of QHT), and both sums rise with S (%.1f points of slack).",
 		QT_TREND_SLACK);
-	rp_note(r, "k=16 S=64 needs 96 bits per row: not reproduced.");
+	rp_note(r, "k=16 S=64 needs 96 bits per row, more than a ddf row word: that column is the reference model of Algorithms 1 and 2 written apart from ddf (see qht-table1), labelled as such.");
 }
