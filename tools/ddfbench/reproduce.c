@@ -33,6 +33,8 @@ static const struct rp_table rp_tables[] = {
 	  rp_bsbf_tables4_9 },
 	{ "qht-table2", "QHT Tables 2/4, artificial streams: six filters' FPR, FNR, scaled",
 	  rp_qht_table2 },
+	{ "qht-table3", "QHT Table 3: time of one Stream at 1 Mb for seven filters, their order",
+	  rp_qht_table3 },
 	{ "queue-fig5", "Queuing filters Figure 5: QHT, SQF, Cuckoo queues against the window",
 	  rp_queue_fig5 },
 	{ "queue-fig6", "Queuing QHT Figure 6: error rate against L per window, the best L moves",

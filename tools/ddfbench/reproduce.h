@@ -92,6 +92,7 @@ void rp_shf_wmax(struct rp *r);
 void rp_bsbf_tables(struct rp *r);
 void rp_bsbf_tables4_9(struct rp *r);
 void rp_qht_table2(struct rp *r);
+void rp_qht_table3(struct rp *r);
 void rp_queue_fig5(struct rp *r);
 void rp_queue_fig6(struct rp *r);
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ddf_hash.h"
 #include "ddf_size.h"
 #include "reproduce.h"
@@ -420,4 +421,112 @@ void rp_qht_table2(struct rp *r)
 	rp_note(r, "SBF: the paper targets 0.02 but prints FPRs of 26%%, and its footnote 19 says its implementation reached ~28%% for reasons it could not find; A2: it targets 0.1 on the window but prints 35-38%%. ddf's filters meet their targets, so their FPRs are judged against ddf's analytic rates and the FNRs (which trade against the FPR) are shown for information.");
 	q2_cuckoo_note(r);
 	rp_note(r, "one run per cell (the paper averages 5); the \"Real (10.3 %%)\" stream needs the paper's CommonCrawl trace: not reproduced.");
+}
+
+/*
+ * Table 3 (section 6.2): microseconds per Stream (Insert after Detect)
+ * with 1 Mb of memory, the Table 2 shapes. Absolute times belong to the
+ * paper's laptop and implementation: ddf's are printed beside them, and
+ * what is judged is the paper's reading of them, the order of the
+ * filters. Each filter sees the 88.82 % stream (alphabet 2^24) after a
+ * warm-up that saturates it; hashes are precomputed, so the time is the
+ * filter's own (the paper's includes hashing its elements).
+ */
+#define T3_WARM (1u << 19)
+#define T3_OPS (1u << 21)
+
+static double t3_time(struct ddf_params *p)
+{
+	struct ddf_hash *hs = malloc(T3_OPS * sizeof(*hs));
+	uint64_t rng = 33, salt1 = rp_rand(&rng), salt2 = rp_rand(&rng);
+	uint64_t u = (1ull << 24) - 1, dups = 0;
+	struct ddf_filter *f = rp_filter(p);
+	double best[3];
+
+	if (!hs) {
+		fprintf(stderr, "ddfbench: out of memory\n");
+		exit(1);
+	}
+	for (uint64_t i = 0; i < T3_WARM; i++) {
+		uint64_t e = rp_rand(&rng) & u;
+		struct ddf_hash h = { ddf_fmix64(e ^ salt1),
+				      ddf_fmix64(e ^ salt2) };
+
+		dups += ddf_filter_test_and_insert(f, &h, 0);
+	}
+	for (int round = 0; round < 3; round++) {
+		struct timespec a, b;
+		uint64_t i;
+
+		for (uint64_t i = 0; i < T3_OPS; i++) {
+			uint64_t e = rp_rand(&rng) & u;
+
+			hs[i] = (struct ddf_hash){ ddf_fmix64(e ^ salt1),
+						   ddf_fmix64(e ^ salt2) };
+		}
+		/* at most a second a round: the cuckoo table kicks */
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (i = 0; i < T3_OPS; i++) {
+			dups += ddf_filter_test_and_insert(f, &hs[i], 0);
+			if (!(i & 4095)) {
+				clock_gettime(CLOCK_MONOTONIC, &b);
+				if (b.tv_sec - a.tv_sec > 1)
+					break;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		best[round] = ((b.tv_sec - a.tv_sec) * 1e9 +
+			       (b.tv_nsec - a.tv_nsec)) / i / 1000;
+	}
+	rp_filter_free(f);
+	free(hs);
+	if (dups == 1)
+		puts("");
+	/* the median of three rounds */
+	if (best[0] > best[1]) {
+		double x = best[0];
+
+		best[0] = best[1];
+		best[1] = x;
+	}
+	return best[2] < best[0] ? best[0] : best[2] > best[1] ? best[1] :
+								 best[2];
+}
+
+void rp_qht_table3(struct rp *r)
+{
+	/* SQF QHT QQHTD Cuckoo SBF A2 b_DBF, microseconds */
+	static const double paper[] = { 0.423, 0.288, 0.330, 2.464, 1.578,
+					1.280, 2.565 };
+	static const char *const names[] = { "SQF", "QHT", "QQHTD", "Cuckoo",
+					     "SBF", "A2", "b_DBF" };
+	static const int fis[] = { Q2_SQF, Q2_QHT, Q2_QHT, Q2_CUCKOO, Q2_SBF,
+				   Q2_A2, Q2_BDBF };
+	double us[7];
+	bool faster = true;
+
+	rp_begin(r, "Time of one Stream with 1 Mb of memory",
+		 "quotient-hash-tables-qqhtd.md, Table 3 (section 6.2)");
+	for (int i = 0; i < 7; i++) {
+		struct ddf_params p;
+
+		q2_params(fis[i], 1000000, (uint64_t)Q2_BDBF_WINDOW, &p);
+		if (i == 2)
+			p.kind = DDF_KIND_QQHTD;
+		us[i] = t3_time(&p);
+	}
+	for (int i = 0; i < 7; i++) {
+		const char *row = names[i];
+
+		rp_cmp(r, row, "us per Stream (paper: laptop i7, hashing included)",
+		       paper[i], us[i], RP_INFO, 0, NULL);
+		rp_cmp(r, row, "time / QHT's", paper[i] / paper[1],
+		       us[i] / us[1], RP_INFO, 0, NULL);
+		if (i >= 3)
+			faster &= us[1] < us[i];
+	}
+	rp_cmp(r, "QHT", "claim: QHT faster than Cuckoo, SBF, A2 and b_DBF",
+	       NAN, faster, RP_TREND, 0, NULL);
+	rp_note(r, "the paper's prose reads its table as: QHT 6 times as fast as every filter but SQF and 10 times as fast as b_DBF, SQF 50 %% slower than QHT, QQHTD faster than SQF; its own table has A2 4.4 and SBF 5.5 times QHT's time, so \"6 times\" is loose. Its times include hashing each element; ddf's are the filter alone (hashes precomputed, up to %u after a warm-up of %u elements of the 88.82 %% stream, median of 3 rounds of at most a second), on whatever machine runs this, so only the order is judged: QHT ahead of the four filters that are not quotient tables. The ratios differ with the implementations: ddf's saturated Cuckoo relocates 500 times per insertion, its A2 is a few bit reads in a filter that fits the cache. SQF and QQHTD against QHT are shown, not judged: with one bucket per row the three do the same work.",
+		T3_OPS, T3_WARM);
 }
