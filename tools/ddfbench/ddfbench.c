@@ -58,7 +58,7 @@ static void usage(FILE *o)
 		"  speed     --all [--memory BYTES] [--json]\n"
 		"            every filter at 1 MiB and 64 MiB (APBBF, QQHTD also\n"
 		"            256 MiB), sized at fpr 1e-3, beside the memory limits\n"
-		"  reproduce TABLE|list|all [--json] [--quick]\n"
+		"  reproduce TABLE|list|all [--json] [--quick] [--json-out FILE]\n"
 		"            a paper's table: its values beside ddf's, verdicts\n"
 		"options: --json  --block-bits 64|512 --block-hashes 4|8\n"
 		"         --thp (speed: transparent huge pages for all buffers)\n"

@@ -139,6 +139,8 @@ void rp_note(struct rp *r, const char *fmt, ...)
 }
 
 static const char *rp_title, *rp_source;
+/* --json-out FILE: the JSON beside the Markdown of the same run */
+static FILE *rp_json_out;
 
 void rp_begin(struct rp *r, const char *title, const char *source)
 {
@@ -259,37 +261,37 @@ static void rp_num(char *b, size_t n, double x, bool sign)
 		snprintf(b, n, sign ? "%+.4g" : "%.6g", x);
 }
 
-static void rp_json_str(const char *s)
+static void rp_json_str(FILE *o, const char *s)
 {
-	putchar('"');
+	putc('"', o);
 	for (; s && *s; s++) {
 		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		putchar(*s);
+			putc('\\', o);
+		putc(*s, o);
 	}
-	putchar('"');
+	putc('"', o);
 }
 
-static void rp_json_num(const char *key, double x)
+static void rp_json_num(FILE *o, const char *key, double x)
 {
-	printf(", \"%s\": ", key);
+	fprintf(o, ", \"%s\": ", key);
 	if (isnan(x))
-		printf("null");
+		fprintf(o, "null");
 	else
-		printf("%.9g", x);
+		fprintf(o, "%.9g", x);
 }
 
-static void rp_print_json(const struct rp *r, double secs)
+static void rp_print_json(FILE *o, const struct rp *r, double secs)
 {
 	char tol[256];
 
-	printf("{\"table\": ");
-	rp_json_str(r->name);
-	printf(", \"title\": ");
-	rp_json_str(rp_title);
-	printf(", \"source\": ");
-	rp_json_str(rp_source);
-	printf(", \"quick\": %s, \"verdict\": \"%s\", \"ok\": %d, "
+	fprintf(o, "{\"table\": ");
+	rp_json_str(o, r->name);
+	fprintf(o, ", \"title\": ");
+	rp_json_str(o, rp_title);
+	fprintf(o, ", \"source\": ");
+	rp_json_str(o, rp_source);
+	fprintf(o, ", \"quick\": %s, \"verdict\": \"%s\", \"ok\": %d, "
 	       "\"fail\": %d, \"erratum\": %d, \"paper\": %d, "
 	       "\"info\": %d, \"seconds\": %.2f, \"rows\": [",
 	       r->quick ? "true" : "false", r->fail ? "FAIL" : "PASS", r->ok,
@@ -298,24 +300,24 @@ static void rp_print_json(const struct rp *r, double secs)
 		const struct rp_row *w = &r->rows[i];
 
 		rp_tol_text(w, tol, sizeof(tol));
-		printf("%s\n  {\"row\": ", i ? "," : "");
-		rp_json_str(w->row);
-		printf(", \"quantity\": ");
-		rp_json_str(w->what);
-		rp_json_num("paper", w->paper);
-		rp_json_num("ddf", w->ddf);
-		rp_json_num("diff", w->ddf - w->paper);
-		rp_json_num("reference", w->ref);
-		printf(", \"tolerance\": ");
-		rp_json_str(tol);
-		printf(", \"verdict\": \"%s\"}", rp_verdict(w));
+		fprintf(o, "%s\n  {\"row\": ", i ? "," : "");
+		rp_json_str(o, w->row);
+		fprintf(o, ", \"quantity\": ");
+		rp_json_str(o, w->what);
+		rp_json_num(o, "paper", w->paper);
+		rp_json_num(o, "ddf", w->ddf);
+		rp_json_num(o, "diff", w->ddf - w->paper);
+		rp_json_num(o, "reference", w->ref);
+		fprintf(o, ", \"tolerance\": ");
+		rp_json_str(o, tol);
+		fprintf(o, ", \"verdict\": \"%s\"}", rp_verdict(w));
 	}
-	printf("], \"notes\": [");
+	fprintf(o, "], \"notes\": [");
 	for (int i = 0; i < r->nnotes; i++) {
-		printf("%s\n  ", i ? "," : "");
-		rp_json_str(r->notes[i]);
+		fprintf(o, "%s\n  ", i ? "," : "");
+		rp_json_str(o, r->notes[i]);
 	}
-	printf("]}\n");
+	fprintf(o, "]}\n");
 }
 
 static void rp_print_md(const struct rp *r, double secs)
@@ -354,9 +356,13 @@ int rp_end(struct rp *r)
 	int fail = r->fail;
 
 	if (r->json)
-		rp_print_json(r, secs);
+		rp_print_json(stdout, r, secs);
 	else
 		rp_print_md(r, secs);
+	if (rp_json_out) {
+		rp_print_json(rp_json_out, r, secs);
+		fflush(rp_json_out);
+	}
 	fflush(stdout);
 	for (int i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
@@ -380,7 +386,7 @@ static int rp_run(const struct rp_table *t, bool quick, bool json)
 
 static void rp_usage(FILE *o)
 {
-	fprintf(o, "usage: ddfbench reproduce TABLE|list|all [--json] [--quick]\n");
+	fprintf(o, "usage: ddfbench reproduce TABLE|list|all [--json] [--quick] [--json-out FILE]\n");
 }
 
 static int rp_list(void)
@@ -396,13 +402,19 @@ static int rp_all(bool quick, bool json)
 
 	if (json)
 		printf("[\n");
+	if (rp_json_out)
+		fprintf(rp_json_out, "[\n");
 	for (size_t i = 0; i < RP_NTABLES; i++) {
 		if (json && i)
 			printf(",\n");
+		if (rp_json_out && i)
+			fprintf(rp_json_out, ",\n");
 		bad |= rp_run(&rp_tables[i], quick, json);
 	}
 	if (json)
 		printf("]\n");
+	if (rp_json_out)
+		fprintf(rp_json_out, "]\n");
 	return bad;
 }
 
@@ -417,6 +429,12 @@ int ddf_reproduce_main(int argc, char **argv)
 			quick = true;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--json-out") && i + 1 < argc) {
+			rp_json_out = fopen(argv[++i], "w");
+			if (!rp_json_out) {
+				perror(argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--help") ||
 			   !strcmp(argv[i], "-h")) {
 			rp_usage(stdout);
