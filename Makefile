@@ -45,6 +45,8 @@ help:
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
+	@echo "make bench           the papers' tables, every filter's speed and error"
+	@echo "                     rate against memory (build/bench/; not in check)"
 
 $(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
@@ -261,3 +263,10 @@ bench-kernel: setup all $(B)/ddf_hotpath
 # A few seconds of traffic: no rule, the nft counter, one ddf rule.
 bench-smoke: all
 	@tests/bench/run.sh smoke
+
+# ---- The papers' tables, every filter's speed and accuracy (userspace) ----
+# tests/reproduce/bench.sh: ddfbench reproduce all, speed --all and
+# accuracy --all, then JSON, Markdown and gnuplot PNGs in build/bench/.
+.PHONY: bench
+bench: setup $(B)/ddfbench
+	@tests/reproduce/bench.sh full

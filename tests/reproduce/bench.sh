@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench: the papers' tables as ddfbench reproduces them, every filter's
+# speed beside the memory system's limits, and every filter's error rate
+# against its memory, into build/bench/ (report.py: Markdown, JSON and
+# gnuplot PNGs; bench-filters.md is the summary).
+#
+#   tests/reproduce/bench.sh [full|quick]
+#
+# quick: the reproductions' --quick sizes, speed at 1 MiB only.
+# The runs are niced: the machine may be shared.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+B=${DDF_BUILD:-$root/build}
+out=$B/bench
+mode=${1:-full}
+mkdir -p "$out"
+bench="nice -n 10 $B/ddfbench"
+rc=0
+
+if [ "$mode" = quick ]; then
+	rq=--quick
+	sm="--memory 1M"
+else
+	rq=
+	sm=
+fi
+
+t0=$(date +%s)
+# shellcheck disable=SC2086
+$bench reproduce all $rq --json-out "$out/reproduce.json" \
+	>"$out/reproduce.md" || rc=1
+t1=$(date +%s)
+# shellcheck disable=SC2086
+$bench speed --all $sm --json >"$out/speed.json" || rc=1
+t2=$(date +%s)
+$bench accuracy --all --json >"$out/accuracy.json" || rc=1
+t3=$(date +%s)
+
+python3 "$root/tests/reproduce/report.py" "$out" "$mode" \
+	"$((t1 - t0))" "$((t2 - t1))" "$((t3 - t2))" || rc=1
+grep '^verdict ' "$out/reproduce.md"
+echo "bench: $out/bench-filters.md (reproduce $((t1 - t0)) s, speed $((t2 - t1)) s, accuracy $((t3 - t2)) s)"
+[ $rc = 0 ] || echo "bench: a reproduction failed or a step did not finish" >&2
+exit $rc
