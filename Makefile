@@ -90,6 +90,12 @@ $(B)/robust/%: tests/robust/%.c uapi/linux/ddf.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Iuapi $< -lmnl -o $@
 
+# ddf_craft (tests/robust/adversarial.sh) links the core: the key hash,
+# the sizing and the block mapping of the rules it attacks.
+$(B)/robust/ddf_craft: tests/robust/ddf_craft.c $(B)/libddf_core.a $(CORE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
 # libxt_ddf.so, the iptables extension of the match "ddf" (libxtables):
 # XTABLES_LIBDIR=$(B):<the stock xtables directory> iptables -m ddf ...
 $(B)/libxt_ddf.so: tools/xtables/libxt_ddf.c uapi/linux/netfilter/xt_ddf.h \
