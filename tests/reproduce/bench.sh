@@ -26,6 +26,8 @@ else
 	sm=
 fi
 
+# the machine's load when the run starts: the speed table depends on it
+cut -d' ' -f1-3 /proc/loadavg >"$out/loadavg" 2>/dev/null || :
 t0=$(date +%s)
 # shellcheck disable=SC2086
 $bench reproduce all $rq --json-out "$out/reproduce.json" \
