@@ -324,9 +324,10 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
  * segments among logical 0 .. k+l-1, starting at l and jumping k back on a
  * miss. d > 0 views the filter d generations later than `at` without
  * shifting it: logical segments below d are then empty. match() gets the
- * logical index in `at` and the physical segment.
+ * logical index in `at` and the physical segment; always inlined, so that
+ * a constant match() inlines into the loop.
  */
-static inline bool ddf_age_query(const struct ddf_age *a,
+static DDF_ALWAYS_INLINE bool ddf_age_query(const struct ddf_age *a,
 				 struct ddf_age_at at, uint64_t d,
 				 const void *ctx,
 				 bool (*match)(const void *ctx, uint32_t i,

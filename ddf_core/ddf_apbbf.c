@@ -188,34 +188,13 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 	return ok & 1;
 }
 
-static inline bool ddf_apbbf_do(const struct ddf_apbbf *f, uint64_t z,
-				uint32_t phys, int set)
+/* Test (set 0) or set (set 1) a key's bits in segment phys; z: its hash. */
+static DDF_ALWAYS_INLINE bool ddf_apbbf_seg(const struct ddf_apbbf *f,
+					    uint64_t z, uint32_t phys,
+					    uint32_t B, uint32_t b, int set)
 {
-	ddf_aword *w = ddf_apbbf_block(f, z, phys);
-	uint64_t y = ddf_apbbf_bits(z);
-
-	switch (f->shape) {
-	case 0:
-		return ddf_apbbf_op(w, y, 64, 4, set);
-	case 1:
-		return ddf_apbbf_op(w, y, 64, 8, set);
-	case 2:
-		return ddf_apbbf_op(w, y, 512, 4, set);
-	default:
-		return ddf_apbbf_op(w, y, 512, 8, set);
-	}
-}
-
-static bool ddf_apbbf_test_z(const struct ddf_apbbf *f, uint64_t z,
-			     uint32_t phys)
-{
-	return ddf_apbbf_do(f, z, phys, 0);
-}
-
-static void ddf_apbbf_set_z(const struct ddf_apbbf *f, uint64_t z,
-			    uint32_t phys)
-{
-	ddf_apbbf_do(f, z, phys, 1);
+	return ddf_apbbf_op(ddf_apbbf_block(f, z, phys), ddf_apbbf_bits(z),
+			    B, b, set);
 }
 
 /* The hash of logical segment i (physical ph), cached when it was asked. */
@@ -227,22 +206,18 @@ static inline uint64_t ddf_apbbf_z(const struct ddf_apbbf_probe *pr,
 	return ddf_hash_nth(pr->h, ph);
 }
 
-static bool ddf_apbbf_match(const void *ctx, uint32_t i, uint32_t phys)
-{
-	const struct ddf_apbbf_probe *pr = ctx;
-
-	return ddf_apbbf_test_z(pr->f, ddf_apbbf_z(pr, i, phys), phys);
-}
-
 /* pr caches hashes of the segments of base's generation, or is NULL. */
-static void ddf_apbbf_set(struct ddf_apbbf *f, const struct ddf_hash *h,
-			  uint32_t base, const struct ddf_apbbf_probe *pr)
+static DDF_ALWAYS_INLINE void ddf_apbbf_set(struct ddf_apbbf *f,
+					    const struct ddf_hash *h,
+					    uint32_t base,
+					    const struct ddf_apbbf_probe *pr,
+					    uint32_t B, uint32_t b)
 {
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
 		uint64_t z = pr ? ddf_apbbf_z(pr, i, ph) : ddf_hash_nth(h, ph);
 
-		ddf_apbbf_set_z(f, z, ph);
+		ddf_apbbf_seg(f, z, ph, B, b, 1);
 	}
 }
 
@@ -279,6 +254,43 @@ static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
 			ddf_apbbf_fetch(pr, base, i);
 }
 
+/*
+ * One match() per block shape, each with B and b constant, so the query
+ * loop of each shape's operations below compiles to straight code with
+ * the segment test inlined: the shape is dispatched once per packet.
+ */
+#define DDF_APBBF_MATCH(B, b)						\
+static bool ddf_apbbf_match_##B##_##b(const void *ctx, uint32_t i,	\
+				      uint32_t phys)			\
+{									\
+	const struct ddf_apbbf_probe *pr = ctx;				\
+									\
+	return ddf_apbbf_seg(pr->f, ddf_apbbf_z(pr, i, phys), phys,	\
+			     B, b, 0);					\
+}
+DDF_APBBF_MATCH(64, 4)
+DDF_APBBF_MATCH(64, 8)
+DDF_APBBF_MATCH(512, 4)
+DDF_APBBF_MATCH(512, 8)
+
+static DDF_ALWAYS_INLINE bool ddf_apbbf_query(const struct ddf_apbbf *f,
+					      struct ddf_age_at at, uint64_t d,
+					      const struct ddf_apbbf_probe *pr)
+{
+	switch (f->shape) {
+	case 0:
+		return ddf_age_query(&f->age, at, d, pr, ddf_apbbf_match_64_4);
+	case 1:
+		return ddf_age_query(&f->age, at, d, pr, ddf_apbbf_match_64_8);
+	case 2:
+		return ddf_age_query(&f->age, at, d, pr,
+				     ddf_apbbf_match_512_4);
+	default:
+		return ddf_age_query(&f->age, at, d, pr,
+				     ddf_apbbf_match_512_8);
+	}
+}
+
 static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 			     uint64_t now)
 {
@@ -287,7 +299,7 @@ static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 	uint64_t d;
 	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
-	return ddf_age_query(&f->age, at, d, &pr, ddf_apbbf_match);
+	return ddf_apbbf_query(f, at, d, &pr);
 }
 
 static void ddf_apbbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
@@ -296,25 +308,59 @@ static void ddf_apbbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 	struct ddf_age_at ins, cur;
 
-	if (ddf_age_begin_insert(&f->age, now, &ins, &cur))
-		ddf_apbbf_set(f, h, ins.base, NULL);
+	if (!ddf_age_begin_insert(&f->age, now, &ins, &cur))
+		return;
+	switch (f->shape) {
+	case 0:
+		ddf_apbbf_set(f, h, ins.base, NULL, 64, 4);
+		break;
+	case 1:
+		ddf_apbbf_set(f, h, ins.base, NULL, 64, 8);
+		break;
+	case 2:
+		ddf_apbbf_set(f, h, ins.base, NULL, 512, 4);
+		break;
+	default:
+		ddf_apbbf_set(f, h, ins.base, NULL, 512, 8);
+	}
 }
 
-static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
-				      const struct ddf_hash *h, uint64_t now)
+static DDF_ALWAYS_INLINE bool
+ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
+	      uint32_t B, uint32_t b,
+	      bool (*match)(const void *ctx, uint32_t i, uint32_t phys))
 {
-	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 	struct ddf_apbbf_probe pr = { .f = f, .h = h };
 	struct ddf_age_at ins, cur;
 	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	bool dup;
 
 	ddf_apbbf_prefetch(&pr, cur.base);
-	dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbbf_match);
+	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached hashes are those of the current generation's segments */
 	if (fresh)
-		ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL);
+		ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL,
+			      B, b);
 	return dup;
+}
+
+static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
+				      const struct ddf_hash *h, uint64_t now)
+{
+	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
+
+	switch (f->shape) {
+	case 0:
+		return ddf_apbbf_tai(f, h, now, 64, 4, ddf_apbbf_match_64_4);
+	case 1:
+		return ddf_apbbf_tai(f, h, now, 64, 8, ddf_apbbf_match_64_8);
+	case 2:
+		return ddf_apbbf_tai(f, h, now, 512, 4,
+				     ddf_apbbf_match_512_4);
+	default:
+		return ddf_apbbf_tai(f, h, now, 512, 8,
+				     ddf_apbbf_match_512_8);
+	}
 }
 
 static void ddf_apbbf_advance(struct ddf_filter *hdr, uint64_t now)
