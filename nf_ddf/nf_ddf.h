@@ -135,6 +135,14 @@ extern const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1];
 extern const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1];
 extern const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1];
 
+/* nf_ddf_parse.c: a NEW request's attributes as a rule template */
+const char *nf_ddf_attr_name(struct nlattr **attrs,
+			     struct netlink_ext_ack *extack);
+int nf_ddf_rule_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
+		      struct netlink_ext_ack *extack);
+int nf_ddf_params_size(struct ddf_params *p, const struct nlattr *fattr,
+		       u64 *bytes, struct netlink_ext_ack *extack);
+
 int nf_ddf_genl_register(void);
 void nf_ddf_genl_unregister(void);
 

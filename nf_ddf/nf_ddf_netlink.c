@@ -2,225 +2,20 @@
 /*
  * The generic netlink family "ddf": create, delete, show, reset and flush
  * the rules of a network namespace. Every attribute is checked by the
- * policies below; the handlers check what policies cannot express (the
- * filter parameters as a whole, the key spec, the size caps) and say why in
- * the extended ack.
+ * policies (nf_ddf_policy.c); nf_ddf_parse.c checks what policies cannot
+ * express (the filter parameters as a whole, the key spec), the handlers
+ * the size caps and whether the named rule exists; each says why in the
+ * extended ack.
  */
 #include <linux/netfilter.h>
-#include <linux/random.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
 #include "nf_ddf.h"
-#include "ddf_registry.h"
 
 static struct genl_family nf_ddf_genl_family;
-
-/*
- * An extended-ack message that is not a literal: a sentence of the core
- * (static storage), which NL_SET_ERR_MSG_ATTR cannot take on 6.1.
- */
-static void nf_ddf_set_err(struct netlink_ext_ack *extack,
-			   const struct nlattr *attr, const char *msg)
-{
-	if (extack) {
-		extack->_msg = msg;
-		extack->bad_attr = attr;
-	}
-}
-
-/* The rule's name, required and non-empty. */
-static const char *nf_ddf_name(struct genl_info *info)
-{
-	struct nlattr *attr = info->attrs[DDF_A_NAME];
-
-	if (!attr) {
-		NL_SET_ERR_MSG_MOD(info->extack, "a rule name is required");
-		return NULL;
-	}
-	if (!nla_len(attr) || !*(const char *)nla_data(attr)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "empty rule name");
-		return NULL;
-	}
-	return nla_data(attr);
-}
-
-static u32 nf_ddf_get_u32(struct nlattr **tb, int type, u32 def)
-{
-	return tb[type] ? nla_get_u32(tb[type]) : def;
-}
-
-static int nf_ddf_parse_key(struct nf_ddf_rule *rule, struct nlattr *nest,
-			    struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[DDF_KEY_A_MAX + 1];
-	struct ddf_key_spec *spec = &rule->key;
-	const char *why = NULL;
-	int err;
-
-	ddf_key_spec_default(spec);
-	if (rule->has_l4proto) {
-		spec->match = DDF_KM_L4PROTO;
-		spec->l4proto = rule->l4proto;
-	}
-	switch (rule->family) {
-	case NFPROTO_IPV4:
-		spec->family = 4;
-		break;
-	case NFPROTO_IPV6:
-		spec->family = 6;
-		break;
-	}
-	if (nest) {
-		err = nla_parse_nested(tb, DDF_KEY_A_MAX, nest,
-				       nf_ddf_key_policy, extack);
-		if (err)
-			return err;
-		if (tb[DDF_KEY_A_FORM])
-			spec->form = nla_get_u8(tb[DDF_KEY_A_FORM]);
-		spec->fields = nf_ddf_get_u32(tb, DDF_KEY_A_FIELDS, 0);
-		spec->ignore = nf_ddf_get_u32(tb, DDF_KEY_A_IGNORE, spec->ignore);
-		spec->max_bytes = nf_ddf_get_u32(tb, DDF_KEY_A_MAX_BYTES,
-						 spec->max_bytes);
-		if (tb[DDF_KEY_A_PAYLOAD_OFF])
-			spec->payload_off = nla_get_u16(tb[DDF_KEY_A_PAYLOAD_OFF]);
-		if (tb[DDF_KEY_A_PAYLOAD_LEN])
-			spec->payload_len = nla_get_u16(tb[DDF_KEY_A_PAYLOAD_LEN]);
-	}
-	err = ddf_key_spec_validate(spec, &why);
-	if (err) {
-		nf_ddf_set_err(extack, nest, why ? why : "invalid key");
-		return err;
-	}
-	return 0;
-}
-
-/* A random PRNG seed for the kinds (or a queue's subfilters) that draw. */
-static void nf_ddf_rng_seed(struct ddf_params *p)
-{
-	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
-
-	if (t && t->kind == DDF_KIND_QUEUE)
-		t = ddf_filter_type_by_kind(p->inner_kind);
-	if (t && (t->flags & DDF_TF_RANDOM))
-		get_random_bytes(&p->rng_seed, sizeof(p->rng_seed));
-}
-
-static int nf_ddf_parse_filter(struct nf_ddf_rule *rule, struct nlattr *nest,
-			       struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[DDF_FILTER_A_MAX + 1];
-	struct ddf_params *p = &rule->params;
-	int err;
-
-	if (!nest) {
-		NL_SET_ERR_MSG_MOD(extack, "a filter (DDF_A_FILTER) is required");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, DDF_FILTER_A_MAX, nest, nf_ddf_filter_policy,
-			       extack);
-	if (err)
-		return err;
-	if (!tb[DDF_FILTER_A_KIND]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "the filter kind is required");
-		return -EINVAL;
-	}
-	if (!tb[DDF_FILTER_A_WINDOW]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "the filter window is required");
-		return -EINVAL;
-	}
-	memset(p, 0, sizeof(*p));
-	p->kind = nla_get_u32(tb[DDF_FILTER_A_KIND]);
-	p->window = nla_get_u64(tb[DDF_FILTER_A_WINDOW]);
-	if (tb[DDF_FILTER_A_WINDOW_NS]) {
-		p->flags |= DDF_PF_TIME;
-		p->window_ns = nla_get_u64(tb[DDF_FILTER_A_WINDOW_NS]);
-	}
-	p->k = nf_ddf_get_u32(tb, DDF_FILTER_A_K, 0);
-	p->l = nf_ddf_get_u32(tb, DDF_FILTER_A_L, 0);
-	if (tb[DDF_FILTER_A_M])
-		p->m = nla_get_u64(tb[DDF_FILTER_A_M]);
-	p->block_bits = nf_ddf_get_u32(tb, DDF_FILTER_A_BLOCK_BITS, 0);
-	p->block_hashes = nf_ddf_get_u32(tb, DDF_FILTER_A_BLOCK_HASHES, 0);
-	p->fp_bits = nf_ddf_get_u32(tb, DDF_FILTER_A_FP_BITS, 0);
-	p->cell_bits = nf_ddf_get_u32(tb, DDF_FILTER_A_CELL_BITS, 0);
-	p->decrements = nf_ddf_get_u32(tb, DDF_FILTER_A_DECREMENTS, 0);
-	p->inner_kind = nf_ddf_get_u32(tb, DDF_FILTER_A_INNER_KIND, 0);
-	p->subfilters = nf_ddf_get_u32(tb, DDF_FILTER_A_SUBFILTERS, 0);
-	p->p_star = nf_ddf_get_u32(tb, DDF_FILTER_A_P_STAR, 0);
-	nf_ddf_rng_seed(p);
-	if (tb[DDF_FILTER_A_HASH])
-		rule->hash_alg = nla_get_u8(tb[DDF_FILTER_A_HASH]);
-	if (tb[DDF_FILTER_A_SEED]) {
-		nla_memcpy(rule->seed, tb[DDF_FILTER_A_SEED], DDF_SEED_LEN);
-		rule->seed_user = true;
-	} else {
-		get_random_bytes(rule->seed, DDF_SEED_LEN);
-	}
-	return 0;
-}
-
-static int nf_ddf_parse_action(struct nf_ddf_rule *rule, struct nlattr *nest,
-			       struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[DDF_ACTION_A_MAX + 1];
-	int err;
-
-	rule->action = DDF_ACTION_DROP;
-	rule->mask = ~0u;
-	if (!nest)
-		return 0;
-	err = nla_parse_nested(tb, DDF_ACTION_A_MAX, nest, nf_ddf_action_policy,
-			       extack);
-	if (err)
-		return err;
-	if (tb[DDF_ACTION_A_TYPE])
-		rule->action = nla_get_u8(tb[DDF_ACTION_A_TYPE]);
-	if (rule->action != DDF_ACTION_MARK &&
-	    (tb[DDF_ACTION_A_MARK] || tb[DDF_ACTION_A_MASK])) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "mark and mask go only with the mark action");
-		return -EINVAL;
-	}
-	if (rule->action == DDF_ACTION_MARK && !tb[DDF_ACTION_A_MARK]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "the mark action needs a mark");
-		return -EINVAL;
-	}
-	rule->mark = nf_ddf_get_u32(tb, DDF_ACTION_A_MARK, 0);
-	rule->mask = nf_ddf_get_u32(tb, DDF_ACTION_A_MASK, ~0u);
-	if (rule->mark & ~rule->mask) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[DDF_ACTION_A_MARK],
-				    "the mark has bits outside its mask");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* An interface selector needs a hook where the packet has that interface. */
-static int nf_ddf_check_selectors(const struct nf_ddf_rule *rule,
-				  struct nlattr **attrs,
-				  struct netlink_ext_ack *extack)
-{
-	u8 hook = rule->hook;
-
-	if (rule->iifname[0] && hook != DDF_HOOK_NONE &&
-	    hook != NF_INET_PRE_ROUTING && hook != NF_INET_LOCAL_IN &&
-	    hook != NF_INET_FORWARD) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_IIFNAME],
-				    "an input interface needs hook prerouting, input or forward");
-		return -EINVAL;
-	}
-	if (rule->oifname[0] && hook != DDF_HOOK_NONE &&
-	    hook != NF_INET_FORWARD && hook != NF_INET_LOCAL_OUT &&
-	    hook != NF_INET_POST_ROUTING) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_OIFNAME],
-				    "an output interface needs hook forward, output or postrouting");
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /*
  * Resolve the filter parameters, check the size against the caps and
@@ -231,21 +26,12 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 			     struct netlink_ext_ack *extack)
 {
 	struct nf_ddf_rule *rule;
-	const char *why = NULL;
 	u64 bytes;
 	int err;
 
-	err = ddf_params_resolve(&tmpl->params, &why);
-	if (err) {
-		nf_ddf_set_err(extack, fattr,
-			       why ? why : "invalid filter parameters");
+	err = nf_ddf_params_size(&tmpl->params, fattr, &bytes, extack);
+	if (err)
 		return err;
-	}
-	bytes = ddf_filter_memsize(&tmpl->params);
-	if (!bytes) {
-		NL_SET_ERR_MSG_ATTR(extack, fattr, "the filter has no valid size");
-		return -EINVAL;
-	}
 	if (bytes > nf_ddf_max_rule_bytes) {
 		NL_SET_ERR_MSG_ATTR(extack, fattr,
 				    "the filter is larger than max_rule_bytes");
@@ -290,7 +76,7 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	const char *name;
 	int err;
 
-	name = nf_ddf_name(info);
+	name = nf_ddf_attr_name(attrs, extack);
 	if (!name)
 		return -EINVAL;
 	tmpl = kzalloc(sizeof(*tmpl), GFP_KERNEL);
@@ -298,30 +84,7 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	strscpy(tmpl->name, name, sizeof(tmpl->name));
 	tmpl->net = genl_info_net(info);
-	tmpl->family = attrs[DDF_A_FAMILY] ? nla_get_u8(attrs[DDF_A_FAMILY]) :
-					     NFPROTO_INET;
-	tmpl->hook = attrs[DDF_A_HOOK] ? nla_get_u8(attrs[DDF_A_HOOK]) :
-					 NF_INET_PRE_ROUTING;
-	if (attrs[DDF_A_PRIORITY])
-		tmpl->priority = nla_get_s32(attrs[DDF_A_PRIORITY]);
-	if (attrs[DDF_A_IIFNAME])
-		nla_strscpy(tmpl->iifname, attrs[DDF_A_IIFNAME], IFNAMSIZ);
-	if (attrs[DDF_A_OIFNAME])
-		nla_strscpy(tmpl->oifname, attrs[DDF_A_OIFNAME], IFNAMSIZ);
-	if (attrs[DDF_A_L4PROTO]) {
-		tmpl->l4proto = nla_get_u8(attrs[DDF_A_L4PROTO]);
-		tmpl->has_l4proto = true;
-	}
-	err = nf_ddf_check_selectors(tmpl, attrs, extack);
-	if (err)
-		goto out;
-	err = nf_ddf_parse_key(tmpl, attrs[DDF_A_KEY], extack);
-	if (err)
-		goto out;
-	err = nf_ddf_parse_filter(tmpl, attrs[DDF_A_FILTER], extack);
-	if (err)
-		goto out;
-	err = nf_ddf_parse_action(tmpl, attrs[DDF_A_ACTION], extack);
+	err = nf_ddf_rule_parse(tmpl, attrs, extack);
 	if (err)
 		goto out;
 
@@ -355,7 +118,7 @@ static struct nf_ddf_rule *nf_ddf_lookup(struct nf_ddf_net *dn,
 	const char *name;
 
 	lockdep_assert_held(&dn->lock);
-	name = nf_ddf_name(info);
+	name = nf_ddf_attr_name(info->attrs, info->extack);
 	if (!name) {
 		*err = -EINVAL;
 		return NULL;

@@ -265,14 +265,14 @@ static struct nlattr *npk_put(struct sk_buff *skb, const struct npk_attr *a)
 	return err ? NULL : at;
 }
 
-/* Build c's attributes into skb, noting where each one starts. */
-static bool npk_build(struct sk_buff *skb, const struct npk_case *c,
+/* Build the attributes attrs into skb, noting where each one starts. */
+static bool npk_build(struct sk_buff *skb, const struct npk_attr *attrs,
 		      struct nlattr **where)
 {
 	struct nlattr *nest = NULL;
 
-	for (int i = 0; i < NPK_ATTRS && c->a[i].kind != NPK_END; i++) {
-		const struct npk_attr *a = &c->a[i];
+	for (int i = 0; i < NPK_ATTRS && attrs[i].kind != NPK_END; i++) {
+		const struct npk_attr *a = &attrs[i];
 
 		if (nest && !a->in) {
 			nla_nest_end(skb, nest);
@@ -310,7 +310,7 @@ static void npk_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, tb);
 	skb = alloc_skb(1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	built = npk_build(skb, c, where);
+	built = npk_build(skb, c->a, where);
 
 	/* Act: as genetlink parses a request of a strict family */
 	if (built)
@@ -351,3 +351,289 @@ static struct kunit_suite npk_suite = {
 };
 
 kunit_test_suite(npk_suite);
+
+/*
+ * nf_ddf_request: attribute sets the policies accept and a NEW request must
+ * still refuse, through the handler's own checks in its order (the name,
+ * nf_ddf_rule_parse(): the interface selectors against the hook, the key
+ * spec, the filter's required members, the action; nf_ddf_params_size():
+ * the filter parameters resolved by the core and sized). Each bad row
+ * names its errno, a part of the extended ack's sentence and the attribute
+ * it must blame; each good row must come out with a filter size.
+ */
+struct npr_case {
+	const char *desc;
+	struct npk_attr a[NPK_ATTRS];
+	int err; /* 0: accepted */
+	const char *msg; /* in the extack message */
+	int bad; /* the blamed attribute's index; NPK_NO_ATTR */
+};
+
+/* one attribute each, so that the rows stay short */
+#define NPR_FILTER NP_NEST(DDF_A_FILTER)
+#define NPR_KIND(k) NP_IN_U32(DDF_FILTER_A_KIND, (k))
+#define NPR_WINDOW(w) NP_IN_U64(DDF_FILTER_A_WINDOW, (w))
+#define NPR_KEY NP_NEST(DDF_A_KEY)
+#define NPR_FORM(f) NP_IN_U8(DDF_KEY_A_FORM, (f))
+#define NPR_ACTION NP_NEST(DDF_A_ACTION)
+#define NPR_TYPE(t) NP_IN_U8(DDF_ACTION_A_TYPE, (t))
+
+static const struct npr_case npr_cases[] = {
+	/* accepted */
+	{ "name and an exact filter", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, 0, NULL, NPK_OK },
+	{ "iif at input", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_LOCAL_IN),
+	  NP_STR(DDF_A_IIFNAME, "lo"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  0, NULL, NPK_OK },
+	{ "iif and oif at hook none", { NP_NAME, NP_U8(DDF_A_HOOK, DDF_HOOK_NONE),
+	  NP_STR(DDF_A_IIFNAME, "lo"), NP_STR(DDF_A_OIFNAME, "lo"), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
+	{ "ttl ignored without ipv4csum, IPv6 only", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV6),
+	  NPR_KEY, NPR_FORM(DDF_KEY_TYPE_PACKET), NP_IN_U32(DDF_KEY_A_IGNORE, DDF_KEY_IGNORE_TTL),
+	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
+	{ "payload field at the limit", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, DDF_KEY_FIELD_PAYLOAD),
+	  NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 4095), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 1), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
+	{ "sbf without a window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(0),
+	  NP_IN_U32(DDF_FILTER_A_K, 2), NP_IN_U64(DDF_FILTER_A_M, 15360),
+	  NP_IN_U32(DDF_FILTER_A_CELL_BITS, 2), NP_IN_U32(DDF_FILTER_A_DECREMENTS, 39) },
+	  0, NULL, NPK_OK },
+	{ "apbbf in a time window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBBF),
+	  NPR_WINDOW(70), NP_IN_U32(DDF_FILTER_A_K, 3), NP_IN_U32(DDF_FILTER_A_L, 5),
+	  NP_IN_U64(DDF_FILTER_A_M, 1), NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 512),
+	  NP_IN_U32(DDF_FILTER_A_BLOCK_HASHES, 8), NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 1000000000) },
+	  0, NULL, NPK_OK },
+	{ "queue of exact subfilters", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QUEUE),
+	  NPR_WINDOW(64), NP_IN_U32(DDF_FILTER_A_INNER_KIND, DDF_FILTER_EXACT),
+	  NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 4) }, 0, NULL, NPK_OK },
+	{ "mark inside its mask", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64),
+	  NPR_ACTION, NPR_TYPE(DDF_ACTION_MARK), NP_IN_U32(DDF_ACTION_A_MARK, 0x10),
+	  NP_IN_U32(DDF_ACTION_A_MASK, 0xf0) }, 0, NULL, NPK_OK },
+
+	/* rejected: name and selectors */
+	{ "no name", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "a rule name is required", NPK_NO_ATTR },
+	{ "empty name", { NP_STR(DDF_A_NAME, ""), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "empty rule name", 0 },
+	{ "iif at output", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_LOCAL_OUT),
+	  NP_STR(DDF_A_IIFNAME, "lo"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "an input interface needs", 2 },
+	{ "iif at postrouting", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_POST_ROUTING),
+	  NP_STR(DDF_A_IIFNAME, "lo"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "an input interface needs", 2 },
+	{ "oif at the default hook, prerouting", { NP_NAME, NP_STR(DDF_A_OIFNAME, "lo"), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "an output interface needs", 1 },
+	{ "oif at input", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_LOCAL_IN),
+	  NP_STR(DDF_A_OIFNAME, "lo"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "an output interface needs", 2 },
+
+	/* rejected: key spec (the key nest is blamed) */
+	{ "key packet with a field list", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_PACKET),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, 1), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "a field list needs the field form", 1 },
+	{ "key packet with a payload window", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_PACKET),
+	  NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 0), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 8), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "belongs to a field list", 1 },
+	{ "ttl ignored without ipv4csum, inet", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_PACKET),
+	  NP_IN_U32(DDF_KEY_A_IGNORE, DDF_KEY_IGNORE_TTL), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "needs ignore ipv4csum too", 1 },
+	{ "ipid ignored without ipv4csum, ip", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
+	  NPR_KEY, NPR_FORM(DDF_KEY_TYPE_PACKET), NP_IN_U32(DDF_KEY_A_IGNORE, DDF_KEY_IGNORE_IPID),
+	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "needs ignore ipv4csum too", 2 },
+	{ "dscp and ecn ignored without ipv4csum", { NP_NAME, NPR_KEY,
+	  NP_IN_U32(DDF_KEY_A_IGNORE, DDF_KEY_IGNORE_DSCP | DDF_KEY_IGNORE_ECN), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "needs ignore ipv4csum too", 1 },
+	{ "key fields without fields", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "a field list needs at least one field", 1 },
+	{ "key fields with fields 0", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, 0), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "a field list needs at least one field", 1 },
+	{ "key fields ignoring dscp", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, 3), NP_IN_U32(DDF_KEY_A_IGNORE, 0x7), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "ignore masks bytes of key packet", 1 },
+	{ "payload window without the payload field", { NP_NAME, NPR_KEY,
+	  NPR_FORM(DDF_KEY_TYPE_FIELDS), NP_IN_U32(DDF_KEY_A_FIELDS, 3),
+	  NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 8), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "given without the payload field", 1 },
+	{ "payload field without a length", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, DDF_KEY_FIELD_PAYLOAD), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -ERANGE, "payload LENGTH must be at least 1", 1 },
+	{ "payload 4000 + 97", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, DDF_KEY_FIELD_PAYLOAD),
+	  NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 4000), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 97), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -ERANGE, "at most 4096 bytes", 1 },
+	{ "payload 4095 + 2", { NP_NAME, NPR_KEY, NPR_FORM(DDF_KEY_TYPE_FIELDS),
+	  NP_IN_U32(DDF_KEY_A_FIELDS, DDF_KEY_FIELD_PAYLOAD | DDF_KEY_FIELD_SADDR),
+	  NP_IN_U16(DDF_KEY_A_PAYLOAD_OFF, 4095), NP_IN_U16(DDF_KEY_A_PAYLOAD_LEN, 2), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -ERANGE, "at most 4096 bytes", 1 },
+
+	/* rejected: filter members */
+	{ "no filter", { NP_NAME }, -EINVAL, "a filter (DDF_A_FILTER) is required", NPK_NO_ATTR },
+	{ "empty filter", { NP_NAME, NPR_FILTER }, -EINVAL, "the filter kind is required", 1 },
+	{ "filter without a kind", { NP_NAME, NPR_FILTER, NPR_WINDOW(64) },
+	  -EINVAL, "the filter kind is required", 1 },
+	{ "filter without a window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT) },
+	  -EINVAL, "the filter window is required", 1 },
+
+	/* rejected: filter parameters, resolved by the core (the filter is blamed) */
+	{ "exact with window 0", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(0) },
+	  -EINVAL, "the exact filter needs a window", 1 },
+	{ "exact with a shape", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64),
+	  NP_IN_U32(DDF_FILTER_A_K, 3) }, -EINVAL, "takes a window only", 1 },
+	{ "exact window 2^32", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(1ull << 32) }, -EFBIG, "above 2^32 - 1", 1 },
+	{ "exact window 2^32 - 1", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(U32_MAX) }, -EFBIG, "would exceed the memory limit", 1 },
+	{ "sbf with a window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(100),
+	  NP_IN_U32(DDF_FILTER_A_K, 2) }, -EINVAL, "SBF has no window", 1 },
+	{ "sbf in a time window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(0),
+	  NP_IN_U32(DDF_FILTER_A_K, 2), NP_IN_U64(DDF_FILTER_A_M, 15360),
+	  NP_IN_U32(DDF_FILTER_A_CELL_BITS, 2), NP_IN_U32(DDF_FILTER_A_DECREMENTS, 39),
+	  NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 1000000) }, -EINVAL, "SBF has no time aging", 1 },
+	{ "sbf without a shape", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(0) },
+	  -EINVAL, "SBF needs m, k", 1 },
+	{ "sbf cells of 33 bits", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(0),
+	  NP_IN_U32(DDF_FILTER_A_K, 2), NP_IN_U64(DDF_FILTER_A_M, 15360),
+	  NP_IN_U32(DDF_FILTER_A_CELL_BITS, 33), NP_IN_U32(DDF_FILTER_A_DECREMENTS, 39) },
+	  -ERANGE, "1 to 32 bits", 1 },
+	{ "sbf 70000 decrements", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_SBF), NPR_WINDOW(0),
+	  NP_IN_U32(DDF_FILTER_A_K, 2), NP_IN_U64(DDF_FILTER_A_M, 15360),
+	  NP_IN_U32(DDF_FILTER_A_CELL_BITS, 2), NP_IN_U32(DDF_FILTER_A_DECREMENTS, 70000) },
+	  -ERANGE, "65536 decrements", 1 },
+	{ "apbbf without a shape", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBBF),
+	  NPR_WINDOW(70) }, -ERANGE, "k must be 1..64", 1 },
+	{ "apbbf block of 256 bits", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBBF),
+	  NPR_WINDOW(70), NP_IN_U32(DDF_FILTER_A_K, 3), NP_IN_U32(DDF_FILTER_A_L, 5),
+	  NP_IN_U64(DDF_FILTER_A_M, 1), NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 256),
+	  NP_IN_U32(DDF_FILTER_A_BLOCK_HASHES, 8) }, -EINVAL, "64 or 512 bits", 1 },
+	{ "apbf with a block size", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBF),
+	  NPR_WINDOW(66), NP_IN_U32(DDF_FILTER_A_K, 14), NP_IN_U32(DDF_FILTER_A_L, 3),
+	  NP_IN_U64(DDF_FILTER_A_M, 445), NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 512) },
+	  -EINVAL, "do not apply to apbf", 1 },
+	{ "apbf slice of 2^64 - 1 bits", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBF),
+	  NPR_WINDOW(66), NP_IN_U32(DDF_FILTER_A_K, 64), NP_IN_U32(DDF_FILTER_A_L, 256),
+	  NP_IN_U64(DDF_FILTER_A_M, U64_MAX) }, -ERANGE, "larger than 2^32 bits", 1 },
+	{ "queue without an inner kind", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QUEUE),
+	  NPR_WINDOW(64) }, -EINVAL, "the queue needs inner_kind", 1 },
+	{ "queue of queues", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QUEUE), NPR_WINDOW(64),
+	  NP_IN_U32(DDF_FILTER_A_INNER_KIND, DDF_FILTER_QUEUE),
+	  NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 4) }, -EINVAL, "a queue of queues", 1 },
+	{ "queue window below its subfilters", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QUEUE),
+	  NPR_WINDOW(2), NP_IN_U32(DDF_FILTER_A_INNER_KIND, DDF_FILTER_EXACT),
+	  NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 4) }, -EINVAL, "at least its subfilters", 1 },
+	{ "queue in a time window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QUEUE),
+	  NPR_WINDOW(64), NP_IN_U32(DDF_FILTER_A_INNER_KIND, DDF_FILTER_EXACT),
+	  NP_IN_U32(DDF_FILTER_A_SUBFILTERS, 4), NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 1000000) },
+	  -EINVAL, "use count mode", 1 },
+	{ "qht of 2^64 - 1 rows", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_QHT), NPR_WINDOW(64),
+	  NP_IN_U32(DDF_FILTER_A_K, 2), NP_IN_U64(DDF_FILTER_A_M, U64_MAX),
+	  NP_IN_U32(DDF_FILTER_A_FP_BITS, 32) }, -EFBIG, "too many rows", 1 },
+	{ "cuckoo of 63 buckets", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_CUCKOO),
+	  NPR_WINDOW(64), NP_IN_U32(DDF_FILTER_A_K, 1), NP_IN_U64(DDF_FILTER_A_M, 63),
+	  NP_IN_U32(DDF_FILTER_A_FP_BITS, 21) }, -EINVAL, "power of two", 1 },
+	{ "a2 in a time window", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_A2), NPR_WINDOW(64),
+	  NP_IN_U32(DDF_FILTER_A_K, 14), NP_IN_U64(DDF_FILTER_A_M, 2048),
+	  NP_IN_U64(DDF_FILTER_A_WINDOW_NS, 100000) },
+	  -EINVAL, "time windows are not implemented", 1 },
+
+	/* rejected: action */
+	{ "mark action without a mark", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64), NPR_ACTION, NPR_TYPE(DDF_ACTION_MARK) }, -EINVAL, "needs a mark", 4 },
+	{ "drop with a mark", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64),
+	  NPR_ACTION, NPR_TYPE(DDF_ACTION_DROP), NP_IN_U32(DDF_ACTION_A_MARK, 1) },
+	  -EINVAL, "only with the mark action", 4 },
+	{ "count with a mask", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64),
+	  NPR_ACTION, NPR_TYPE(DDF_ACTION_COUNT), NP_IN_U32(DDF_ACTION_A_MASK, 1) },
+	  -EINVAL, "only with the mark action", 4 },
+	{ "the default action with a mark", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64), NPR_ACTION, NP_IN_U32(DDF_ACTION_A_MARK, 1) },
+	  -EINVAL, "only with the mark action", 4 },
+	{ "mark outside its mask", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64), NPR_ACTION, NPR_TYPE(DDF_ACTION_MARK),
+	  NP_IN_U32(DDF_ACTION_A_MARK, 0x100), NP_IN_U32(DDF_ACTION_A_MASK, 0xff) },
+	  -EINVAL, "bits outside its mask", 6 },
+	{ "mark with mask 0", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64),
+	  NPR_ACTION, NPR_TYPE(DDF_ACTION_MARK), NP_IN_U32(DDF_ACTION_A_MARK, 1),
+	  NP_IN_U32(DDF_ACTION_A_MASK, 0) }, -EINVAL, "bits outside its mask", 6 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(npr, npr_cases, desc);
+
+static void npr_test(struct kunit *test)
+{
+	const struct npr_case *c = test->param_value;
+	struct nlattr *where[NPK_ATTRS] = { };
+	struct netlink_ext_ack extack = { };
+	struct nf_ddf_rule *tmpl;
+	struct nlattr **tb;
+	struct sk_buff *skb;
+	const char *name;
+	int perr = 0, err = -EINVAL;
+	u64 bytes = 0;
+	bool built;
+
+	/* Arrange */
+	tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	tmpl = kunit_kzalloc(test, sizeof(*tmpl), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tmpl);
+	skb = alloc_skb(1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	built = npk_build(skb, c->a, where);
+
+	/* Act: the policies, then the NEW handler's checks in its order */
+	if (built)
+		perr = nla_parse(tb, DDF_A_MAX, (struct nlattr *)skb->data, skb->len,
+				 nf_ddf_policy, &extack);
+	if (built && !perr) {
+		name = nf_ddf_attr_name(tb, &extack);
+		if (name)
+			err = nf_ddf_rule_parse(tmpl, tb, &extack);
+		if (name && !err)
+			err = nf_ddf_params_size(&tmpl->params, tb[DDF_A_FILTER], &bytes,
+						 &extack);
+	}
+	kfree_skb(skb);
+	KUNIT_ASSERT_TRUE_MSG(test, built, "the attributes do not fit");
+	KUNIT_ASSERT_EQ_MSG(test, perr, 0, "the policies refuse the row: %s",
+			    extack._msg ? extack._msg : "(no message)");
+
+	/* Assert */
+	KUNIT_EXPECT_EQ_MSG(test, err, c->err, "extack: %s",
+			    extack._msg ? extack._msg : "(no message)");
+	if (!c->err) {
+		KUNIT_EXPECT_GT(test, bytes, 0ull);
+		KUNIT_EXPECT_NULL(test, extack.bad_attr);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, extack._msg);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(extack._msg, c->msg),
+				  "extack '%s' does not say '%s'", extack._msg, c->msg);
+	if (c->bad == NPK_NO_ATTR) {
+		KUNIT_EXPECT_NULL(test, extack.bad_attr);
+	} else {
+		KUNIT_ASSERT_LT(test, c->bad, NPK_ATTRS);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, extack.bad_attr, where[c->bad],
+					"extack blames attribute %td, not %d",
+					extack.bad_attr ?
+					(const u8 *)extack.bad_attr - (const u8 *)where[0] : -1,
+					c->bad);
+	}
+}
+
+static struct kunit_case npr_test_cases[] = {
+	KUNIT_CASE_PARAM(npr_test, npr_gen_params),
+	{}
+};
+
+static struct kunit_suite npr_suite = {
+	.name = "nf_ddf_request",
+	.test_cases = npr_test_cases,
+};
+
+kunit_test_suite(npr_suite);
