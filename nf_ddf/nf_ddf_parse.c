@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A NEW request's attributes, already checked by the policies, as a rule
- * template: what the policies cannot express (the key spec, the filter's
- * required members, the mark against its mask, interface selectors against
- * the hook), and the filter parameters resolved and sized. Apart from the
+ * template: what the policies cannot express (the family and hook values,
+ * the key spec, the filter's required members, the mark against its mask,
+ * interface selectors against the hook), and the filter parameters
+ * resolved and sized. Apart from the
  * handlers, as the policies are, so that the KUnit suite can feed it bad
  * attribute sets.
  */
@@ -239,6 +240,20 @@ int nf_ddf_rule_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
 					     NFPROTO_INET;
 	tmpl->hook = attrs[DDF_A_HOOK] ? nla_get_u8(attrs[DDF_A_HOOK]) :
 					 NF_INET_PRE_ROUTING;
+	switch (tmpl->family) {
+	case NFPROTO_INET:
+	case NFPROTO_IPV4:
+	case NFPROTO_IPV6:
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_FAMILY],
+				    "family must be ip, ip6 or inet");
+		return -EINVAL;
+	}
+	if (tmpl->hook > NF_INET_POST_ROUTING && tmpl->hook != DDF_HOOK_NONE) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK], "unknown hook");
+		return -EINVAL;
+	}
 	if (attrs[DDF_A_PRIORITY])
 		tmpl->priority = nla_get_s32(attrs[DDF_A_PRIORITY]);
 	if (attrs[DDF_A_IIFNAME])

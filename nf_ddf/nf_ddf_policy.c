@@ -9,30 +9,6 @@
 
 #include "nf_ddf.h"
 
-static int nf_ddf_validate_family(const struct nlattr *attr,
-				  struct netlink_ext_ack *extack)
-{
-	switch (nla_get_u8(attr)) {
-	case NFPROTO_INET:
-	case NFPROTO_IPV4:
-	case NFPROTO_IPV6:
-		return 0;
-	}
-	NL_SET_ERR_MSG_ATTR(extack, attr, "family must be ip, ip6 or inet");
-	return -EINVAL;
-}
-
-static int nf_ddf_validate_hook(const struct nlattr *attr,
-				struct netlink_ext_ack *extack)
-{
-	u8 hook = nla_get_u8(attr);
-
-	if (hook <= NF_INET_POST_ROUTING || hook == DDF_HOOK_NONE)
-		return 0;
-	NL_SET_ERR_MSG_ATTR(extack, attr, "unknown hook");
-	return -EINVAL;
-}
-
 static struct netlink_range_validation nf_ddf_max_bytes_range = {
 	.min = 1,
 	.max = DDF_KEY_MAX_BYTES_MAX,
@@ -94,8 +70,13 @@ const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1] = {
 const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_PAD] = { .type = NLA_REJECT },
 	[DDF_A_NAME] = { .type = NLA_NUL_STRING, .len = DDF_NAME_MAX - 1 },
-	[DDF_A_FAMILY] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_family),
-	[DDF_A_HOOK] = NLA_POLICY_VALIDATE_FN(NLA_U8, nf_ddf_validate_hook),
+	/*
+	 * Values checked by nf_ddf_rule_parse(): a validation function on an
+	 * integer breaks the policy dump of an extended ack (a wrong length),
+	 * which 6.12 reads as a range and warns about.
+	 */
+	[DDF_A_FAMILY] = { .type = NLA_U8 },
+	[DDF_A_HOOK] = { .type = NLA_U8 },
 	[DDF_A_PRIORITY] = { .type = NLA_S32 },
 	[DDF_A_IIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[DDF_A_OIFNAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },

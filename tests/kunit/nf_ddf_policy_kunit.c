@@ -121,12 +121,9 @@ static const struct npk_case npk_cases[] = {
 	{ "name without NUL", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
 	  NP_BIN(DDF_A_NAME, 5) }, 1 },
 	{ "name of no bytes", { NP_BIN(DDF_A_NAME, 0) }, 0 },
-	{ "family 3", { NP_NAME, NP_U8(DDF_A_FAMILY, 3) }, 1 },
-	{ "family unspec", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_UNSPEC) }, 1 },
 	{ "family as u32", { NP_NAME, NP_U32(DDF_A_FAMILY, NFPROTO_IPV4) }, 1 },
-	{ "hook 5 (ingress)", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_INGRESS) }, 1 },
-	{ "hook 7", { NP_NAME, NP_U8(DDF_A_HOOK, 7) }, 1 },
-	{ "hook 254", { NP_NAME, NP_U8(DDF_A_HOOK, 254) }, 1 },
+	{ "family of 2 bytes", { NP_NAME, NP_U16(DDF_A_FAMILY, NFPROTO_IPV4) }, 1 },
+	{ "hook of 4 bytes", { NP_NAME, NP_U32(DDF_A_HOOK, NF_INET_LOCAL_IN) }, 1 },
 	{ "priority as u8", { NP_NAME, NP_U8(DDF_A_PRIORITY, 1) }, 1 },
 	{ "iifname of 16 bytes", { NP_NAME, NP_STR(DDF_A_IIFNAME, "abcdefghijklmnop") },
 	  1 },
@@ -340,8 +337,50 @@ static void npk_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
 }
 
+/*
+ * Every integer entry of the policies has a validation that the policy
+ * dump of an extended ack can report: the dump reads min and max of the
+ * entry's union unless it holds a mask or a range pointer, and warns when
+ * they are negative (a validation function's address, say).
+ */
+static void npk_dumpable_test(struct kunit *test)
+{
+	static const struct {
+		const struct nla_policy *p;
+		int max;
+	} pols[] = {
+		{ nf_ddf_policy, DDF_A_MAX },
+		{ nf_ddf_key_policy, DDF_KEY_A_MAX },
+		{ nf_ddf_filter_policy, DDF_FILTER_A_MAX },
+		{ nf_ddf_action_policy, DDF_ACTION_A_MAX },
+	};
+
+	for (int i = 0; i < ARRAY_SIZE(pols); i++) {
+		for (int t = 0; t <= pols[i].max; t++) {
+			const struct nla_policy *pt = &pols[i].p[t];
+			u8 v = pt->validation_type;
+
+			if (pt->type != NLA_U8 && pt->type != NLA_U16 &&
+			    pt->type != NLA_U32 && pt->type != NLA_U64)
+				continue;
+			KUNIT_EXPECT_TRUE_MSG(test, v == NLA_VALIDATE_NONE ||
+					      v == NLA_VALIDATE_RANGE ||
+					      v == NLA_VALIDATE_RANGE_PTR ||
+					      v == NLA_VALIDATE_MIN ||
+					      v == NLA_VALIDATE_MAX ||
+					      v == NLA_VALIDATE_MASK,
+					      "policy %d attribute %d: validation %u", i, t, v);
+			if (v != NLA_VALIDATE_MASK && v != NLA_VALIDATE_RANGE_PTR)
+				KUNIT_EXPECT_TRUE_MSG(test, pt->min >= 0 && pt->max >= 0,
+						      "policy %d attribute %d: min %d max %d",
+						      i, t, pt->min, pt->max);
+		}
+	}
+}
+
 static struct kunit_case npk_test_cases[] = {
 	KUNIT_CASE_PARAM(npk_test, npk_gen_params),
+	KUNIT_CASE(npk_dumpable_test),
 	{}
 };
 
@@ -355,11 +394,12 @@ kunit_test_suite(npk_suite);
 /*
  * nf_ddf_request: attribute sets the policies accept and a NEW request must
  * still refuse, through the handler's own checks in its order (the name,
- * nf_ddf_rule_parse(): the interface selectors against the hook, the key
- * spec, the filter's required members, the action; nf_ddf_params_size():
- * the filter parameters resolved by the core and sized). Each bad row
- * names its errno, a part of the extended ack's sentence and the attribute
- * it must blame; each good row must come out with a filter size.
+ * nf_ddf_rule_parse(): the family and hook values, the interface selectors
+ * against the hook, the key spec, the filter's required members, the
+ * action; nf_ddf_params_size(): the filter parameters resolved by the
+ * core and sized). Each bad row names its errno, a part of the extended
+ * ack's sentence and the attribute it must blame; each good row must come
+ * out with a filter size.
  */
 struct npr_case {
 	const char *desc;
@@ -411,7 +451,15 @@ static const struct npr_case npr_cases[] = {
 	  NPR_ACTION, NPR_TYPE(DDF_ACTION_MARK), NP_IN_U32(DDF_ACTION_A_MARK, 0x10),
 	  NP_IN_U32(DDF_ACTION_A_MASK, 0xf0) }, 0, NULL, NPK_OK },
 
-	/* rejected: name and selectors */
+	/* rejected: name, family, hook and selectors */
+	{ "family 3", { NP_NAME, NP_U8(DDF_A_FAMILY, 3), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "family must be ip, ip6 or inet", 1 },
+	{ "family unspec", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_UNSPEC), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "family must be", 1 },
+	{ "hook 5 (ingress)", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_INGRESS), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "unknown hook", 1 },
+	{ "hook 7", { NP_NAME, NP_U8(DDF_A_HOOK, 7) }, -EINVAL, "unknown hook", 1 },
+	{ "hook 254", { NP_NAME, NP_U8(DDF_A_HOOK, 254) }, -EINVAL, "unknown hook", 1 },
 	{ "no name", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
 	  NPR_WINDOW(64) }, -EINVAL, "a rule name is required", NPK_NO_ATTR },
 	{ "empty name", { NP_STR(DDF_A_NAME, ""), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
