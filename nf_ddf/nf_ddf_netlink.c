@@ -101,7 +101,8 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	err = nf_ddf_rule_insert(dn, rule);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "the netfilter hook cannot be registered");
-		nf_ddf_rule_free(rule);
+		/* packets may be inside the undone IPv4 half of an inet hook */
+		nf_ddf_rule_put(rule);
 	}
 unlock:
 	mutex_unlock(&dn->lock);

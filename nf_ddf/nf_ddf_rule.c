@@ -125,9 +125,11 @@ struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name)
 }
 
 /*
- * Publish a rule: on the list, then on its hook (the packet path finds it
- * through the hook only), then its advance worker. On failure the rule is
- * not published and still the caller's.
+ * Publish a rule: on its hook (the packet path finds it through the hook
+ * only), then on the list, then its advance worker. On failure the rule is
+ * not published and still the caller's, to put: an inet hook registers
+ * IPv4 then IPv6, and when IPv6 fails the IPv4 half, undone without a
+ * grace period, may still have packets inside the rule.
  */
 int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 {
