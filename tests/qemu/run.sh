@@ -23,7 +23,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 : "${DDF_VM_TIMEOUT_STOCK:=600}"
-: "${DDF_VM_TIMEOUT_DEBUG:=2400}"
+: "${DDF_VM_TIMEOUT_DEBUG:=3600}"
 # make soak: the robustness suites (tests/robust/) at their long sizes.
 : "${DDF_SOAK:=0}"
 : "${DDF_TEST_TIMEOUT:=300}"
