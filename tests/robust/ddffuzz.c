@@ -976,6 +976,7 @@ struct pm {
 	char (*dump_names)[DDF_NAME_MAX];
 	bool dump_overflow;
 	bool later_changes; /* a later message may change the rules */
+	bool dump_intr; /* NLM_F_DUMP_INTR: the rules changed during the dump */
 };
 
 static struct pm pms[PM_MAX];
@@ -1477,6 +1478,7 @@ static bool drain(void)
 					fail("NLMSG_DONE with %d", v);
 				p->ndone++;
 				p->done_err = v;
+				p->dump_intr |= !!(nlh->nlmsg_flags & NLM_F_DUMP_INTR);
 			} else if (nlh->nlmsg_type == family_id) {
 				char name[DDF_NAME_MAX];
 				const char *why = check_rule(nlh, name);
@@ -1485,6 +1487,8 @@ static bool drain(void)
 				if (why) {
 					fail("rule message: %s", why);
 				} else if (nlh->nlmsg_flags & NLM_F_MULTI) {
+					p->dump_intr |= !!(nlh->nlmsg_flags &
+							   NLM_F_DUMP_INTR);
 					if (p->ndump < DUMP_NAMES_MAX)
 						strcpy(p->dump_names[p->ndump++], name);
 					else
@@ -1614,7 +1618,7 @@ static void settle(struct pm *p, bool unpriv)
 		accepted[5]++;
 		if (p->dump_overflow)
 			fail("a dump of more than %u rules", DUMP_NAMES_MAX);
-		else if (!unpriv && !p->later_changes)
+		else if (!unpriv && !p->later_changes && !p->dump_intr)
 			dump_equals_model(p->dump_names, p->ndump, true);
 		else
 			n_dumps_unchecked++;
@@ -1777,7 +1781,9 @@ static void flush_all(void)
 static bool dump_check(bool report)
 {
 	struct req r;
+	int tries = 0;
 
+again:
 	tree_reset();
 	memset(&r, 0, sizeof(r));
 	r.type = family_id;
@@ -1798,6 +1804,9 @@ static bool dump_check(bool report)
 		fail("dump: %u done (%d)", pms[0].ndone, pms[0].done_err);
 		return false;
 	}
+	/* rules that changed meanwhile: the kernel says ask again */
+	if (pms[0].dump_intr && ++tries < 3)
+		goto again;
 	return dump_equals_model(pms[0].dump_names, pms[0].ndump, report);
 }
 
