@@ -26,7 +26,7 @@ set -eu
 : "${DDF_VM_TIMEOUT_DEBUG:=3600}"
 # make soak: the robustness suites (tests/robust/) at their long sizes.
 : "${DDF_SOAK:=0}"
-: "${DDF_TEST_TIMEOUT:=300}"
+: "${DDF_TEST_TIMEOUT:=600}"
 : "${DDF_VM_MEM:=1024}"
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
