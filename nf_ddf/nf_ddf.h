@@ -9,6 +9,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/refcount.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/if.h>
@@ -81,7 +82,13 @@ struct nf_ddf_rule {
 	u64 mem_bytes;
 	struct nf_ddf_fmem __rcu *fm;
 	struct nf_ddf_pcpu __percpu *stats;
-	struct nf_ddf_pcpu zero; /* the sums at the last reset; under lock */
+	/*
+	 * The sums at the last reset, written under the table's lock; dumps
+	 * read them under RCU only, so a reset bumps zero_seq around the
+	 * write and they retry.
+	 */
+	struct nf_ddf_pcpu zero;
+	seqcount_t zero_seq;
 	struct nf_hook_ops ops;
 	/* time windows: shifts due generations off the packet path */
 	struct delayed_work advance;

@@ -64,6 +64,7 @@ struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 	if (!rule)
 		return NULL;
 	refcount_set(&rule->refs, 1);
+	seqcount_init(&rule->zero_seq);
 	rule->params = *params;
 	rule->mem_bytes = mem_bytes;
 	fm = nf_ddf_fmem_new(params, mem_bytes);
@@ -201,18 +202,27 @@ static void nf_ddf_rule_sum(const struct nf_ddf_rule *rule,
 	}
 }
 
-/* The counters since the last reset. */
+/*
+ * The counters since the last reset. The sums are read after the snapshot
+ * and with no reset in between: a snapshot newer than the sums would make
+ * them wrap below zero.
+ */
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
 {
-	const struct nf_ddf_pcpu *z = &rule->zero;
+	struct nf_ddf_pcpu z;
+	unsigned int seq;
 
-	nf_ddf_rule_sum(rule, sum);
-	sum->packets -= z->packets;
-	sum->bytes -= z->bytes;
-	sum->duplicates -= z->duplicates;
-	sum->dropped -= z->dropped;
-	sum->marked -= z->marked;
-	sum->unparsed -= z->unparsed;
+	do {
+		seq = read_seqcount_begin(&rule->zero_seq);
+		z = rule->zero;
+		nf_ddf_rule_sum(rule, sum);
+	} while (read_seqcount_retry(&rule->zero_seq, seq));
+	sum->packets -= z.packets;
+	sum->bytes -= z.bytes;
+	sum->duplicates -= z.duplicates;
+	sum->dropped -= z.dropped;
+	sum->marked -= z.marked;
+	sum->unparsed -= z.unparsed;
 }
 
 /* The filter's state; the caller holds the table's lock or RCU. */
@@ -246,7 +256,11 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter)
 	}
 	/* counters count on from the snapshot: only the packet path writes them */
 	nf_ddf_rule_sum(rule, &sum);
+	preempt_disable(); /* a reader spins while the count is odd */
+	write_seqcount_begin(&rule->zero_seq);
 	rule->zero = sum;
+	write_seqcount_end(&rule->zero_seq);
+	preempt_enable();
 	if (fm) {
 		fm = rcu_replace_pointer(rule->fm, fm, true);
 		call_rcu(&fm->rcu, nf_ddf_fmem_free_rcu);
