@@ -99,6 +99,8 @@ struct nf_ddf_net {
 	struct mutex lock; /* serialises changes of rules */
 	struct list_head rules; /* RCU readers, changes under lock */
 	u64 bytes; /* filter memory of every rule, under lock */
+	/* bumped before each change of rules: a dump that spans one says so */
+	unsigned int gen;
 };
 
 extern unsigned int nf_ddf_net_id;

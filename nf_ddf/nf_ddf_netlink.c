@@ -362,6 +362,26 @@ static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
+ * Mark this round's messages NLM_F_DUMP_INTR when the rules changed in it
+ * (changed) or since the last round (cb->seq against cb->prev_seq; the
+ * NLMSG_DONE message is checked by the netlink core): resuming by index
+ * would repeat or skip rules, and the reader must ask again.
+ */
+static void nf_ddf_dump_check(struct sk_buff *skb, struct netlink_callback *cb,
+			      unsigned int gen, bool changed)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)skb->data;
+	int len = skb->len;
+
+	cb->seq = gen << 1 | 1; /* never 0: that means "first round" */
+	for (; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+		if (changed)
+			nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+		nl_dump_check_consistent(cb, nlh);
+	}
+}
+
+/*
  * cb->args[0]: rules already sent. Under RCU, not the table's mutex: 6.12
  * calls dumpit inside rcu_read_lock().
  */
@@ -369,10 +389,13 @@ static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(sock_net(skb->sk));
 	struct nf_ddf_rule *rule;
+	unsigned int gen;
 	long idx = 0;
 	int err = 0;
 
 	rcu_read_lock();
+	gen = READ_ONCE(dn->gen);
+	smp_rmb(); /* the rules after gen: see nf_ddf_rules_changing() */
 	list_for_each_entry_rcu(rule, &dn->rules, list) {
 		if (idx++ < cb->args[0])
 			continue;
@@ -383,6 +406,8 @@ static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		}
 	}
+	smp_rmb(); /* gen again after the rules */
+	nf_ddf_dump_check(skb, cb, gen, READ_ONCE(dn->gen) != gen);
 	rcu_read_unlock();
 	cb->args[0] = idx;
 	/* a full skb ends this round; the next round resumes at idx */

@@ -126,6 +126,16 @@ struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name)
 }
 
 /*
+ * Before a change of the list: a dump (under RCU) that sees the change
+ * sees the new generation when it reads it after the rules.
+ */
+static void nf_ddf_rules_changing(struct nf_ddf_net *dn)
+{
+	WRITE_ONCE(dn->gen, dn->gen + 1);
+	smp_wmb(); /* pairs with smp_rmb() in nf_ddf_dump() */
+}
+
+/*
  * Publish a rule: on its hook (the packet path finds it through the hook
  * only), then on the list, then its advance worker. On failure the rule is
  * not published and still the caller's, to put: an inet hook registers
@@ -141,6 +151,7 @@ int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 	if (err)
 		return err;
 	dn->bytes += rule->mem_bytes;
+	nf_ddf_rules_changing(dn);
 	list_add_tail_rcu(&rule->list, &dn->rules);
 	nf_ddf_advance_start(rule);
 	return 0;
@@ -159,6 +170,7 @@ void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 	lockdep_assert_held(&dn->lock);
 	nf_ddf_hook_unregister(rule);
 	nf_ddf_advance_stop(rule);
+	nf_ddf_rules_changing(dn);
 	list_del_rcu(&rule->list);
 	dn->bytes -= rule->mem_bytes;
 	nf_ddf_rule_put(rule);
@@ -273,6 +285,7 @@ void nf_ddf_net_table_init(struct nf_ddf_net *dn)
 	mutex_init(&dn->lock);
 	INIT_LIST_HEAD(&dn->rules);
 	dn->bytes = 0;
+	dn->gen = 0;
 }
 
 void nf_ddf_net_table_exit(struct nf_ddf_net *dn)
