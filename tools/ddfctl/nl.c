@@ -21,7 +21,11 @@ struct reply_ctx {
 	enum reply_mode mode;
 	bool array; /* JSON of a dump: one array of rule objects */
 	unsigned int rules;
+	FILE *out;
 };
+
+/* Dumps that the rules changed under (EINTR) are asked again this often. */
+#define DUMP_TRIES 10
 
 static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 {
@@ -224,11 +228,11 @@ static int reply_cb(const struct nlmsghdr *nlh, void *data)
 	struct reply_ctx *c = data;
 
 	if (c->mode == R_SAVE) {
-		print_rule_save(stdout, nlh);
+		print_rule_save(c->out, nlh);
 	} else if (c->mode != R_NONE) {
 		if (c->array)
-			fputs(c->rules ? ", " : "[", stdout);
-		print_rule_reply(stdout, nlh, c->mode == R_STATS);
+			fputs(c->rules ? ", " : "[", c->out);
+		print_rule_reply(c->out, nlh, c->mode == R_STATS);
 	}
 	c->rules++;
 	return MNL_CB_OK;
@@ -248,19 +252,17 @@ static const char *op_word(enum ddfctl_op op)
 	}
 }
 
-static int send_request(char *buf, const struct ddf_cmd_req *req,
-			enum reply_mode mode)
+/*
+ * One round trip on a new socket: 0 or the kernel's -errno; *said when it
+ * failed here and said why.
+ */
+static int send_once(struct nlmsghdr *nlh, struct reply_ctx *ctx, bool *said)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct mnl_socket *nl;
-	struct reply_ctx ctx = {
-		.mode = mode,
-		.array = ddfctl_json && !req->has_name &&
-			 (mode == R_SHOW || mode == R_STATS),
-	};
 	uint16_t id;
 	int err, one;
 
+	*said = true;
 	nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl)
 		return ddfctl_err("netlink socket: %s", strerror(errno));
@@ -277,11 +279,61 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 		mnl_socket_close(nl);
 		return -1;
 	}
+	*said = false;
 	nlh->nlmsg_type = id;
-	err = talk(nl, nlh, reply_cb, &ctx);
+	err = talk(nl, nlh, reply_cb, ctx);
 	mnl_socket_close(nl);
+	return err;
+}
+
+static int send_request(char *buf, const struct ddf_cmd_req *req,
+			enum reply_mode mode)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
+	struct reply_ctx ctx = {
+		.mode = mode,
+		.array = ddfctl_json && !req->has_name &&
+			 (mode == R_SHOW || mode == R_STATS),
+		.out = stdout,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	int err, tries;
+	bool said;
+
+	/*
+	 * A dump that rules changed under may repeat or miss rules: the
+	 * kernel says so (NLM_F_DUMP_INTR, EINTR here) and it is asked
+	 * again; only a whole one is printed.
+	 */
+	for (tries = 1;; tries++) {
+		if (dump) {
+			ctx.out = open_memstream(&text, &len);
+			if (!ctx.out)
+				return ddfctl_err("a buffer: %s", strerror(errno));
+		}
+		ctx.rules = 0;
+		err = send_once(nlh, &ctx, &said);
+		if (dump)
+			fclose(ctx.out);
+		if (said) {
+			free(text);
+			return err;
+		}
+		if (err != -EINTR || !dump || tries == DUMP_TRIES)
+			break;
+		free(text);
+		text = NULL;
+	}
+	if (!err && text)
+		fwrite(text, 1, len, stdout);
+	free(text);
 	if (!err && ctx.array)
 		puts(ctx.rules ? "]" : "[]");
+	if (err == -EINTR && dump)
+		return ddfctl_err("%s: the rules kept changing during %d dumps",
+				  op_word(req->op), DUMP_TRIES);
 	if (err == -ENOENT && req->rule.name[0])
 		return ddfctl_err("%s: no rule named '%s'", op_word(req->op),
 				  req->rule.name);
