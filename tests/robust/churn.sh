@@ -62,6 +62,12 @@ lib=$(dirname "$0")/../lib.bash
 N() { ip netns exec "$ns" "$@"; }
 now() { echo "${EPOCHREALTIME/./}"; } # microseconds
 ms_since() { echo $((($(now) - $1) / 1000)); }
+t_start=$(now)
+# each block says when it passed: the time goes where the load is
+passed() {
+	blocks=$((blocks + 1))
+	echo "ok $blocks - $* (at $(($(ms_since "$t_start") / 1000)) s)" >&3
+}
 
 pids=()
 cleanup() {
@@ -82,7 +88,6 @@ trap cleanup EXIT
 [[ $(nproc) -ge 2 ]] || echo "note: $(nproc) CPU: the traffic runs on one"
 [[ -d /proc/net/pktgen ]] || fail "no /proc/net/pktgen (CONFIG_NET_PKTGEN)"
 if loaded; then pp rmmod nf_ddf; fi
-t_start=$(now)
 pp insmod "$module"
 
 # ---- the namespace and its traffic ----
@@ -189,8 +194,8 @@ passed "pktgen traffic reaches the rules at every hook"
 # What forking ddfctl for each change costs here: why the churn runs in
 # one process (ddfchurn) over one socket.
 t=$(now)
-for _ in 1 2 3 4 5; do N ddfctl rule reset t-none; done
-fork_ms=$(($(ms_since "$t") / 5))
+for _ in 1 2 3; do N ddfctl rule reset t-none; done
+fork_ms=$(($(ms_since "$t") / 3))
 pretty "" "ddfctl forked per change: $fork_ms ms each"
 
 # ---- 1. churn ----
@@ -274,8 +279,12 @@ passed "after the churn the rules count, flush leaves none, the module unloads"
 # and works after every load: ddfchurn cycle unloads it (checking that
 # /sys/module/nf_ddf goes), loads it, adds the rules again and waits for
 # their counters, in one process (the syscalls of rmmod and insmod).
+t=$(now)
 pp insmod "$module"
+pretty "" "insmod: $(ms_since "$t") ms"
+t=$(now)
 grep -v 't-none' "$tmp/templates" | N ddfctl restore
+pretty "$ns" "ddfctl restore of 7 rules: $(ms_since "$t") ms"
 t_cyc=$(now)
 N ddfchurn cycle -k "$module" -c "$cycles" -w t-mark4:marked \
 	-w t-cnt6:duplicates -w t-in:dropped -w t-fwd:dropped -w t-post:marked \

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -929,6 +930,28 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * Dump the rules into j: 0 or -errno. A dump that rules changed under is
+ * marked interrupted (EINTR); the rest of it is still queued on the
+ * socket, so the socket is opened again.
+ */
+static int nl_dump(struct nl *nl, struct jp *j)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = nl_header(buf, nl->family, DDF_CMD_GET, NLM_F_DUMP,
+			DDF_GENL_VERSION);
+	j->nrules = 0;
+	err = nl_talk(nl, nlh, dump_cb, j);
+	if (err == -EINTR) {
+		mnl_socket_close(nl->sock);
+		nl_open(nl);
+	}
+	return err;
+}
+
 /* The last counters seen of a rule, and the generation they belong to. */
 struct prev {
 	bool valid;
@@ -973,8 +996,11 @@ static void check_rules(struct reader *k, const struct jp *j, const char *src)
 				k->failures++;
 			}
 		for (i = 0; i < m; i++)
-			if (!strcmp(j->rules[i].name, r->name))
-				k->dupnames++;
+			if (!strcmp(j->rules[i].name, r->name)) {
+				if (k->dupnames++ < 5)
+					fprintf(stderr, "%s: %s: %s twice\n",
+						cmd, src, r->name);
+			}
 		for (slot = 0; slot < k->n; slot++)
 			if (!strcmp(k->s->slot[slot].name, r->name))
 				break;
@@ -1010,7 +1036,7 @@ static int cmd_read(double secs, const char *file, const char *ddfctl,
 		    unsigned int per_ddfctl)
 {
 	static struct reader k;
-	unsigned long reads = 0, nlreads = 0, busy = 0;
+	unsigned long reads = 0, nlreads = 0, busy = 0, intr = 0;
 	struct jp j = { 0 };
 	char *out = NULL;
 	size_t cap = 0, len;
@@ -1078,17 +1104,16 @@ static int cmd_read(double secs, const char *file, const char *ddfctl,
 
 		/* dumps over netlink, many more in the same time */
 		for (unsigned int i = 0; i < per_ddfctl; i++) {
-			char buf[MNL_SOCKET_BUFFER_SIZE];
-			struct nlmsghdr *nlh;
 			int err;
 
-			nlh = nl_header(buf, nl.family, DDF_CMD_GET, NLM_F_DUMP,
-					DDF_GENL_VERSION);
-			j.nrules = 0;
 			gens(&k, k.g0);
-			err = nl_talk(&nl, nlh, dump_cb, &j);
+			err = nl_dump(&nl, &j);
 			gens(&k, k.g1);
 			nlreads++;
+			if (err == -EINTR) {
+				intr++; /* it is asked again */
+				continue;
+			}
 			if (err) {
 				fprintf(stderr, "%s: a dump: %s\n", cmd,
 					strerror(-err));
@@ -1098,13 +1123,13 @@ static int cmd_read(double secs, const char *file, const char *ddfctl,
 			check_rules(&k, &j, "dump");
 		}
 	}
-	printf("%s: %.1f s, %lu ddfctl reads (%lu of a rule in a flush) and %lu dumps, %lu rules parsed, %lu monotonic checks, %lu names twice in a dump, %lu failures\n",
-	       cmd, now_s() - t0, reads, busy, nlreads, k.rules, k.checked,
-	       k.dupnames, k.failures);
+	printf("%s: %.1f s, %lu ddfctl reads (%lu of a rule in a flush) and %lu dumps (%lu interrupted by a change), %lu rules parsed, %lu monotonic checks, %lu names twice in a read, %lu failures\n",
+	       cmd, now_s() - t0, reads, busy, nlreads, intr, k.rules,
+	       k.checked, k.dupnames, k.failures);
 	mnl_socket_close(nl.sock);
 	free(out);
 	free(j.rules);
-	return k.failures ? 1 : 0;
+	return k.failures || k.dupnames ? 1 : 0;
 }
 
 /* ---- race ---- */
@@ -1154,15 +1179,9 @@ static int cmd_race(double secs, const char *rule)
 	nl_open(&nl);
 	t0 = now_s();
 	while (now_s() - t0 < secs) {
-		char buf[MNL_SOCKET_BUFFER_SIZE];
-		struct nlmsghdr *nlh;
-		int err;
+		int err = nl_dump(&nl, &j);
 
-		nlh = nl_header(buf, nl.family, DDF_CMD_GET, NLM_F_DUMP,
-				DDF_GENL_VERSION);
-		j.nrules = 0;
-		err = nl_talk(&nl, nlh, dump_cb, &j);
-		if (err)
+		if (err && err != -EINTR)
 			die("a dump: %s", strerror(-err));
 		dumps++;
 		for (unsigned int m = 0; m < j.nrules; m++) {
@@ -1214,27 +1233,61 @@ static double wait_counting(struct nl *nl, const struct watch *w,
 {
 	double t0 = now_s(), t;
 	unsigned int i, m, ok;
+	int err;
 
-	do {
-		char buf[MNL_SOCKET_BUFFER_SIZE];
-		struct nlmsghdr *nlh;
-
-		nlh = nl_header(buf, nl->family, DDF_CMD_GET, NLM_F_DUMP,
-				DDF_GENL_VERSION);
-		j->nrules = 0;
-		if (nl_talk(nl, nlh, dump_cb, j))
+	while ((t = now_s() - t0) < limit) {
+		err = nl_dump(nl, j);
+		if (err == -EINTR)
+			continue; /* no change is expected here, but ask again */
+		if (err)
 			return -1;
 		for (ok = 0, i = 0; i < nw; i++)
 			for (m = 0; m < j->nrules; m++)
 				if (!strcmp(j->rules[m].name, w[i].name) &&
 				    j->rules[m].ctr[w[i].ctr])
 					ok++;
-		t = now_s() - t0;
 		if (ok == nw)
-			return t;
+			return now_s() - t0;
 		usleep(10000);
-	} while (t < limit);
+	}
 	return -1;
+}
+
+/*
+ * A watchdog beside cycle: when an unload has taken more than 5 s, print
+ * where the unloading thread waits (/proc/self/task/TID/stack), once.
+ */
+static struct {
+	pid_t tid;
+	uint64_t since_us; /* monotonic; 0: not unloading */
+	bool told;
+} unload_watch;
+
+static void *unload_watchdog(void *arg)
+{
+	char path[64], text[4096];
+
+	for (;;) {
+		double since = __atomic_load_n(&unload_watch.since_us,
+					       __ATOMIC_SEQ_CST) / 1e6;
+		ssize_t n;
+		int fd;
+
+		sleep(1);
+		if (!since || unload_watch.told || now_s() - since < 5)
+			continue;
+		unload_watch.told = true;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stack",
+			 unload_watch.tid);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+		if (fd >= 0)
+			close(fd);
+		text[n > 0 ? n : 0] = 0;
+		printf("%s: the unload has taken %.0f s so far, waiting in:\n%s",
+		       cmd, now_s() - since, text);
+	}
+	return arg;
 }
 
 static int cmd_cycle(unsigned int cycles, const char *ko, const char *mod,
@@ -1248,26 +1301,35 @@ static int cmd_cycle(unsigned int cycles, const char *ko, const char *mod,
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	unsigned int c, i;
+	pthread_t watchdog;
 	struct nl nl;
 	int fd, err;
 
+	t0 = now_s();
 	nl_open(&nl);
 	nlh = nl_header(buf, nl.family, DDF_CMD_GET, NLM_F_DUMP, DDF_GENL_VERSION);
 	err = nl_talk(&nl, nlh, learn_cb, &l);
 	if (err || !l.n)
 		die("learning the rules: %s", err ? strerror(-err) : "none");
 	mnl_socket_close(nl.sock);
-	printf("%s: %u cycles of unload and load with %u rules, counting", cmd,
-	       cycles, l.n);
+	printf("%s: %u cycles of unload and load with %u rules (learned in %.0f ms), counting",
+	       cmd, cycles, l.n, 1e3 * (now_s() - t0));
 	for (i = 0; i < nw; i++)
 		printf(" %s:%s", w[i].name, ctr_name[w[i].ctr]);
 	printf("\n");
 
+	unload_watch.tid = gettid();
+	if (pthread_create(&watchdog, NULL, unload_watchdog, NULL))
+		die("a thread: %s", strerror(errno));
 	t0 = now_s();
 	for (c = 1; c <= cycles; c++) {
 		double ta = now_s(), tb, tc, td;
 
-		if (syscall(__NR_delete_module, mod, O_NONBLOCK))
+		__atomic_store_n(&unload_watch.since_us, (uint64_t)(ta * 1e6),
+				 __ATOMIC_SEQ_CST);
+		err = syscall(__NR_delete_module, mod, O_NONBLOCK);
+		__atomic_store_n(&unload_watch.since_us, 0, __ATOMIC_SEQ_CST);
+		if (err)
 			die("cycle %u: unloading %s: %s", c, mod, strerror(errno));
 		if (module_present(mod))
 			die("cycle %u: /sys/module/%s remains after the unload", c, mod);
