@@ -133,7 +133,7 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
 int nf_ddf_hook_register(struct nf_ddf_rule *rule);
 void nf_ddf_hook_unregister(struct nf_ddf_rule *rule);
 bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
-		      const struct net_device *in,
+		      u8 pf, const struct net_device *in,
 		      const struct net_device *out, bool insert);
 void nf_ddf_advance_start(struct nf_ddf_rule *rule);
 void nf_ddf_advance_stop(struct nf_ddf_rule *rule);

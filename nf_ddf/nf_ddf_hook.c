@@ -46,11 +46,11 @@ static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
  * The packet path of a hook and of the xtables match: hash skb's key, look
  * it up in the rule's filter (inserting it with insert), count, and with
  * act (the hook's skb) apply the rule's action to a duplicate, setting
- * *verdict. Whether skb is a duplicate; false for a packet the rule does
- * not select.
+ * *verdict. pf is the hook's family. Whether skb is a duplicate; false for
+ * a packet the rule does not select.
  */
 static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
-					const struct sk_buff *skb,
+					const struct sk_buff *skb, u8 pf,
 					const struct net_device *in,
 					const struct net_device *out,
 					bool insert, struct sk_buff *act,
@@ -66,6 +66,10 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 	if (!nf_ddf_dev_match(rule->iifname, in) ||
 	    !nf_ddf_dev_match(rule->oifname, out))
 		return false;
+	if (!nf_ddf_skb_family_ok(skb, skb_network_offset(skb), pf)) {
+		nf_ddf_count_unparsed(rule);
+		return false;
+	}
 	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
 			      &rule->sipkey, rule->hash_alg, &h, NULL);
 	switch (ret) {
@@ -114,7 +118,8 @@ static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
 {
 	unsigned int verdict = NF_ACCEPT;
 
-	nf_ddf_seen(priv, skb, state->in, state->out, true, skb, &verdict);
+	nf_ddf_seen(priv, skb, state->pf, state->in, state->out, true, skb,
+		    &verdict);
 	return verdict;
 }
 
@@ -125,10 +130,10 @@ static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
  * holds the RCU read lock (the xtables and nf_tables packet paths do).
  */
 bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
-		      const struct net_device *in,
+		      u8 pf, const struct net_device *in,
 		      const struct net_device *out, bool insert)
 {
-	return nf_ddf_seen(rule, skb, in, out, insert, NULL, NULL);
+	return nf_ddf_seen(rule, skb, pf, in, out, insert, NULL, NULL);
 }
 
 int nf_ddf_hook_register(struct nf_ddf_rule *rule)

@@ -7,6 +7,7 @@
 #ifndef NF_DDF_SKB_H
 #define NF_DDF_SKB_H
 
+#include <linux/netfilter.h>
 #include <linux/skbuff.h>
 
 #include "ddf_key.h"
@@ -22,6 +23,28 @@ static inline const void *nf_ddf_skb_read(void *ctx, u32 off, u32 len,
 	const struct nf_ddf_skb_ctx *c = ctx;
 
 	return skb_header_pointer(c->skb, c->nhoff + off, len, buf);
+}
+
+/*
+ * Whether the packet nhoff bytes into skb is of the hook's family pf: its
+ * version nibble says 4 in an IPv4 hook, 6 in an IPv6 one. The receive
+ * paths check it, but a raw socket (IP_HDRINCL, IPV6_HDRINCL) hands the
+ * output hooks any bytes: an IPv4 hook's packet that says version 6 is no
+ * IPv6 packet to parse, nor another family's to pass over uncounted, but
+ * an unparsed one, as ddfctl replay counts a record whose link layer names
+ * the other version. True for other families, and for an empty packet
+ * (the key finds no IP header in it).
+ */
+static inline bool nf_ddf_skb_family_ok(const struct sk_buff *skb,
+					unsigned int nhoff, u8 pf)
+{
+	const u8 *v;
+	u8 buf;
+
+	if (pf != NFPROTO_IPV4 && pf != NFPROTO_IPV6)
+		return true;
+	v = skb_header_pointer(skb, nhoff, 1, &buf);
+	return !v || *v >> 4 == (pf == NFPROTO_IPV4 ? 4 : 6);
 }
 
 /*

@@ -80,7 +80,8 @@ static bool ddf_mt(const struct sk_buff *skb, struct xt_action_param *par)
 	const struct xt_ddf_mtinfo *info = par->matchinfo;
 	bool dup;
 
-	dup = nf_ddf_rule_seen(info->rule, skb, xt_in(par), xt_out(par),
+	dup = nf_ddf_rule_seen(info->rule, skb, xt_family(par), xt_in(par),
+			       xt_out(par),
 			       info->mode == XT_DDF_MODE_TEST_AND_INSERT);
 	return dup ^ !!(info->flags & XT_DDF_F_INVERT);
 }

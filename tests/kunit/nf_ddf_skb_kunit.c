@@ -6,7 +6,8 @@
  * ddf_key_hash() from a flat buffer must give the same result, hash and
  * info. Behind every piece of a packet, in the same buffer but outside the
  * skb, lie junk bytes, so a read past skb->len or past a fragment's end
- * changes the hash and shows.
+ * changes the hash and shows. nf_ddf_skb_family_ok() holds a packet to its
+ * hook's family.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
@@ -902,12 +903,81 @@ static void nsk_proto_test(struct kunit *test)
 	}
 }
 
+/* ---- (f) the hook's family ---- */
+
+/*
+ * A raw socket hands the output hooks any bytes, so the hook's family, not
+ * the version nibble, says what a packet must be: an IPv4 packet in an
+ * IPv6 hook, an IPv6 one in an IPv4 hook and version 5 in either are not
+ * of the family, wherever their first byte lies (the linear area, a page
+ * fragment, a frag_list). Other families and an empty packet pass.
+ */
+static void nsk_family_test(struct kunit *test)
+{
+	static const struct nsk_pkt pkts[] = { NSK_V4TCP(24), NSK_V6TCPX };
+	static const u8 pfs[] = { NFPROTO_IPV4, NFPROTO_IPV6, NFPROTO_INET,
+				  NFPROTO_UNSPEC };
+	static const enum nsk_layout layouts[] = { NSK_PAGE, NSK_FRAGLIST };
+	struct ddf_key_spec spec;
+	struct nsk_job j = { 0 };
+	struct sk_buff *skb;
+	u32 l4off;
+	u8 *pkt;
+
+	pkt = kunit_kzalloc(test, NSK_CAP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pkt);
+	ddf_key_spec_default(&spec);
+	j.spec = &spec;
+	j.pkt = pkt;
+	j.pre = nsk_eth[0];
+	/* IPv4, IPv6, and the IPv4 packet made version 5 */
+	for (u32 p = 0; p <= ARRAY_SIZE(pkts); p++) {
+		u8 ver;
+
+		j.len = nsk_build(&pkts[p % ARRAY_SIZE(pkts)], pkt, &l4off);
+		if (p == ARRAY_SIZE(pkts))
+			pkt[0] = 0x55;
+		ver = pkt[0] >> 4;
+		for (u32 k = 0; k < 2 * 2 * ARRAY_SIZE(layouts); k++) {
+			j.nhoff = k & 1 ? NSK_ETH : 0;
+			j.split = k & 2 ? j.len : 0;
+			j.layout = layouts[k / 4];
+			skb = nsk_skb(&j);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			for (u32 f = 0; f < ARRAY_SIZE(pfs); f++) {
+				bool want = pfs[f] == NFPROTO_IPV4 ? ver == 4 :
+					    pfs[f] == NFPROTO_IPV6 ? ver == 6 :
+					    true;
+
+				KUNIT_EXPECT_EQ_MSG(test,
+						    nf_ddf_skb_family_ok(skb, j.nhoff, pfs[f]),
+						    want,
+						    "version %u, family %u, nhoff %u, %u bytes linear, %s",
+						    ver, pfs[f], j.nhoff, j.split,
+						    nsk_layout_name[j.layout]);
+			}
+			kfree_skb(skb);
+		}
+	}
+
+	/* nothing behind nhoff: the key says not IP */
+	j.len = 0;
+	j.split = 0;
+	j.nhoff = NSK_ETH;
+	skb = nsk_skb(&j);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_TRUE(test, nf_ddf_skb_family_ok(skb, NSK_ETH, NFPROTO_IPV4));
+	KUNIT_EXPECT_TRUE(test, nf_ddf_skb_family_ok(skb, NSK_ETH, NFPROTO_IPV6));
+	kfree_skb(skb);
+}
+
 static struct kunit_case nsk_cases[] = {
 	KUNIT_CASE_PARAM(nsk_split_test, nsk_pkt_gen_params),
 	KUNIT_CASE_PARAM(nsk_cut_test, nsk_cut_gen_params),
 	KUNIT_CASE_PARAM(nsk_mask_test, nsk_mask_gen_params),
 	KUNIT_CASE(nsk_nhoff_test),
 	KUNIT_CASE_PARAM(nsk_proto_test, nsk_proto_gen_params),
+	KUNIT_CASE(nsk_family_test),
 	{}
 };
 
