@@ -79,6 +79,39 @@ for f in 4 6; do
 	fi
 done
 
+# Test that the link layer names the hook's family (a Linux cooked
+# capture's protocol): with every record's protocol swapped between IPv4
+# and IPv6, a rule of one family skips the records its hook would never
+# see and counts the others unparsed (a packet of the other version at
+# its hook), as the module does; a rule of both families counts all
+# unparsed
+"$GEN" link:sll "$tmp/in.pcap" >"$tmp/cls"
+python3 - "$tmp/in.pcap" "$tmp/swap.pcap" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+o = 24
+while o < len(d):
+    n = struct.unpack_from('<I', d, o + 8)[0]
+    t = o + 16 + 14
+    v4 = d[t:t + 2] == b'\x08\x00'
+    d[t:t + 2] = b'\x86\xdd' if v4 else b'\x08\x00'
+    o += 16 + n
+open(sys.argv[2], 'wb').write(d)
+EOF
+for fam in ip ip6 inet; do
+	"$CTL" replay "$tmp/swap.pcap" family $fam filter exact window 5 \
+		-l "$tmp/log" >/dev/null
+	got=$(awk '{ printf "%s ", $2 }' "$tmp/log")
+	# records 1-3, 6 and 8 are IPv4 (classes 0-5), 4, 5 and 7 IPv6
+	case $fam in
+	ip) want="skipped skipped skipped unparsed unparsed skipped unparsed skipped " ;;
+	ip6) want="unparsed unparsed unparsed skipped skipped unparsed skipped unparsed " ;;
+	*) want="unparsed unparsed unparsed unparsed unparsed unparsed unparsed unparsed " ;;
+	esac
+	[ "$got" = "$want" ] && ok ||
+		bad "family $fam, link layer and packet of other versions: got '$got'"
+done
+
 # Test that a time window runs on the capture's timestamps, its bound
 # (2 ms apart) included
 "$GEN" time "$tmp/in.pcap" >"$tmp/cls"

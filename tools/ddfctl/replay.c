@@ -272,7 +272,13 @@ static enum verdict replay_record(struct replay *rp,
 			return V_NOT_IP;
 		flat.data = d + l3;
 		flat.len = h->caplen - l3;
-		/* the link layer says one version, the packet another */
+		/*
+		 * The link layer names the hook's family: a rule of the other
+		 * family never sees the packet; one of this family counts a
+		 * packet of another version unparsed, as the module does.
+		 */
+		if (ver && r->key.family && r->key.family != ver)
+			return V_SKIPPED;
 		if (ver && flat.len && flat.data[0] >> 4 != ver)
 			return V_UNPARSED;
 	}
