@@ -236,21 +236,26 @@ dkms-src:
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel
 # is built once and cached outside the tree (see tests/qemu/README.md).
-.PHONY: check-vm check-vm-stock check-vm-debug vm-shell
+.PHONY: check-vm check-vm-stock check-vm-debug vm-shell tcpdump-tests
+# tcpdump's test captures (a cache outside the tree), which the debug lane's
+# robust/malformed.sh replays: a failed fetch is that suite's to report.
+tcpdump-tests:
+	-@scripts/fetch-tcpdump-tests.sh >/dev/null
+
 # The lanes copy build/ddfctl, build/ddfpkt and the rest of "all" into the VMs.
-check-vm: all
+check-vm: all tcpdump-tests
 	@rc=0; tests/qemu/run.sh stock || rc=1; \
 	tests/qemu/run.sh debug || rc=1; exit $$rc
 
 check-vm-stock: all
 	@tests/qemu/run.sh stock
 
-check-vm-debug: all
+check-vm-debug: all tcpdump-tests
 	@tests/qemu/run.sh debug
 
 # The robustness suites (tests/robust/, debug lane) at their long sizes.
 .PHONY: soak
-soak: setup all
+soak: setup all tcpdump-tests
 	@DDF_SOAK=1 DDF_TEST_TIMEOUT=3600 DDF_VM_TIMEOUT_DEBUG=10800 \
 		tests/qemu/run.sh debug
 

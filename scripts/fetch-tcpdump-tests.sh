@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fetch tcpdump's Debian source package for the capture files of its test
 # suite (tests/*.pcap, tests/*.pcapng): real traffic, much of it deliberately
-# malformed. Prints the tests directory on stdout.
+# malformed. Prints the tests directory on stdout; with --cached, only when
+# the sources are already there (exit status 1 otherwise).
 #
 # The sources are unpacked once into a cache outside the tree
 # (DDF_TCPDUMP_CACHE, default /var/cache/ddf/tcpdump-src) and rebuilt when
@@ -24,6 +25,8 @@ found() {
 }
 
 found && exit 0
+# --cached: only say where they are, never fetch
+[ "${1:-}" = --cached ] && exit 1
 
 for t in apt-get dpkg-source; do
 	if ! command -v $t >/dev/null 2>&1; then

@@ -127,6 +127,13 @@ base() {
 			cp "$f" "$root/usr/bin/"
 		fi
 	done
+	# tcpdump's test captures for robust/malformed.sh, when fetched
+	# (make check-tools fetches them; the suite fails without them).
+	if caps=$("$DDF_ROOT/scripts/fetch-tcpdump-tests.sh" --cached); then
+		mkdir -p "$root/ddf/tcpdump"
+		find "$caps" -maxdepth 1 \( -name '*.pcap' -o -name '*.pcapng' \) \
+			-exec cp -t "$root/ddf/tcpdump/" {} +
+	fi
 	# The kernel-path benchmark's VM side (run.sh bench).
 	mkdir -p "$root/ddf/bench"
 	cp "$DDF_ROOT"/tests/bench/vm-bench.sh "$root/ddf/bench/"
