@@ -113,12 +113,13 @@ $(B)/replay.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen mixed $@ >/dev/null
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
-		$(B)/ddf_pcapgen
+		$(B)/ddf_pcapgen $(B)/robust/ddf_craft
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
+	tests/robust/adversarial.sh offline
 	tests/tools/test_install.sh $(B)
 	tests/tools/test_docs.sh $(B)
 	tests/tools/test_completion.sh $(B)

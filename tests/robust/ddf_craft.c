@@ -100,7 +100,7 @@ static void build(uint8_t *f, uint64_t n)
 	put16(udp + 2, 5000);
 	put16(udp + 4, UDP_LEN + PAY_LEN);
 	/* UDP checksum 0: none, which IPv4 allows */
-	memcpy(pay, "ddf-craft", 8);
+	memcpy(pay, "ddfcraft", 8);
 	put64(pay + 8, n);
 }
 
