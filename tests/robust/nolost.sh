@@ -10,6 +10,9 @@
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/robust/nolost.sh
 #   DDF_SOAK=1: 15 times the windows, 10^6 unique packets per filter for
 #   the false positives (10^5 and 5 10^4 otherwise: see the last block)
+#   DDF_NOLOST_FP=1: the false positives alone, at the soak's size
+#   (tests/netns/fprate.sh runs that in the stock kernels, where pktgen
+#   is fast enough for 10^6 packets per filter in make check)
 #
 # The traffic is pktgen's (in-kernel, fast enough under TCG with KASAN):
 # "xmit_mode netif_receive" injects each UDP packet into the receive path
@@ -41,6 +44,7 @@ rcv=$ns
 here=$(cd "$(dirname "$0")" && pwd)
 : "${DDF_MODULES:=$(cd "$here/../.." && pwd)}"
 : "${DDF_SOAK:=0}"
+: "${DDF_NOLOST_FP:=0}"
 module=$DDF_MODULES/nf_ddf.ko
 tmp=$(mktemp -d)
 blocks=0
@@ -202,7 +206,7 @@ pp insmod "$module"
 ncpu=$(nproc)
 t_all=$(ms)
 
-if [[ $DDF_SOAK == 1 ]]; then
+if [[ $DDF_SOAK == 1 || $DDF_NOLOST_FP == 1 ]]; then
 	wa=30000 wb=100000 fpr=1e-3 nfp_apbbf=1000000 nfp_apbf=1000000 nc=50000
 else
 	wa=2000 wb=10000 fpr=1e-2 nfp_apbbf=100000 nfp_apbf=50000 nc=4000
@@ -250,12 +254,14 @@ nothing_lost() {
 	N ddfctl rule del nl
 }
 
-nothing_lost apbbf fpr 1e-9
-passed "apbbf: no copy lost at the window's edge or interleaved inside it"
-nothing_lost apbf fpr 1e-9
-passed "apbf: no copy lost at the window's edge or interleaved inside it"
-nothing_lost exact
-passed "exact: no copy lost, no false positive"
+if [[ $DDF_NOLOST_FP != 1 ]]; then
+	nothing_lost apbbf fpr 1e-9
+	passed "apbbf: no copy lost at the window's edge or interleaved inside it"
+	nothing_lost apbf fpr 1e-9
+	passed "apbf: no copy lost at the window's edge or interleaved inside it"
+	nothing_lost exact
+	passed "exact: no copy lost, no false positive"
+fi
 
 # Test that the counters add up across CPUs: pktgen's threads 0 and 1
 # (bound to CPUs 0 and 1) each send nc distinct packets (their own
@@ -282,6 +288,10 @@ across_cpus() {
 
 if ((ncpu > 1)); then
 	dev 1 d0@1
+fi
+if [[ $DDF_NOLOST_FP == 1 ]]; then
+	:
+elif ((ncpu > 1)); then
 	across_cpus exact
 	across_cpus apbbf fpr 1e-9
 	passed "counters of both CPUs add up: packets = unique + duplicates"
@@ -333,11 +343,12 @@ fp_rate() {
 	N ddfctl rule del fp
 }
 
-if [[ $DDF_SOAK != 1 ]]; then
+if ((nfp_apbbf < 1000000)); then
 	echo "false positives: $nfp_apbbf (APBBF) and $nfp_apbf (APBF) unique" \
-		"packets at fpr $fpr here, 10^6 each under DDF_SOAK=1: pktgen" \
-		"makes 1,300 to 6,000 packets/s in this kernel under TCG, so 10^6 take 3 to 12" \
-		"minutes, beyond a script's budget in make check" >&3
+		"packets at fpr $fpr here, 10^6 each in the stock kernels" \
+		"(tests/netns/fprate.sh) and under DDF_SOAK=1: pktgen makes" \
+		"1,300 to 6,000 packets/s in this kernel under TCG, so 10^6" \
+		"take 3 to 12 minutes, beyond a script's budget in make check" >&3
 fi
 fp_rate apbbf "$nfp_apbbf"
 fp_rate apbf "$nfp_apbf"
