@@ -243,9 +243,11 @@ dkms-src:
 tcpdump-tests:
 	-@scripts/fetch-tcpdump-tests.sh >/dev/null
 
-# The lanes copy build/ddfctl, build/ddfpkt and the rest of "all" into the VMs.
+# The lanes copy build/ddfctl, build/ddfpkt and the rest of "all" into the VMs;
+# the kernel-path benchmark's smoke run goes with them.
 check-vm: all tcpdump-tests
 	@rc=0; tests/qemu/run.sh stock || rc=1; \
+	tests/bench/run.sh smoke || rc=1; \
 	tests/qemu/run.sh debug || rc=1; exit $$rc
 
 check-vm-stock: all

@@ -20,5 +20,27 @@ if [ "$mode" = full ] && command -v valgrind >/dev/null; then
 		"$out/callgrind.jsonl" >/dev/null || rc=1
 fi
 python3 "$root/tests/bench/report.py" "$out" "$mode" >/dev/null || rc=1
+if [ "$mode" = smoke ] && [ $rc = 0 ]; then
+	# The smoke run checks the path, not a speed: the run finished, each
+	# configuration has its rounds, and every rule cost something over
+	# no rule (under -icount a rule's added instructions are exact).
+	python3 - "$out/bench-kernel.json" <<-'EOF' || rc=1
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		rows = {r["config"]: r for r in d["results"]}
+		bad = [] if d["complete"] else ["the run did not finish"]
+		for c in ("base", "nft", "apbbf-pkt"):
+		    r = rows.get(c)
+		    if not r or r["rounds"] != d["info"]["rounds"]:
+		        bad.append("%s: missing or short of rounds" % c)
+		    elif c != "base" and not r.get("added_ns", 0) > 0:
+		        bad.append("%s: costs nothing over no rule" % c)
+		for b in bad:
+		    print("bench-smoke: " + b)
+		print("bench-smoke: " + ", ".join("%s %.0f ns/pkt" % (
+		    c, rows[c]["ns_per_packet"]) for c in rows))
+		sys.exit(1 if bad else 0)
+	EOF
+fi
 echo "bench-kernel: $out/bench-kernel.md ($out/bench-kernel.json)"
 exit $rc
