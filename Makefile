@@ -266,7 +266,7 @@ soak: setup all tcpdump-tests
 vm-shell: all
 	@tests/qemu/run.sh shell $(or $(LANE),debug)
 
-# ---- The kernel-path benchmark (tests/bench/): not part of check ----
+# ---- The kernel-path benchmark (tests/bench/): check runs its smoke run ----
 .PHONY: bench-kernel bench-smoke
 $(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@

@@ -3,7 +3,8 @@
 # make bench-kernel: the kernel-path benchmark in one VM boot (run.sh bench,
 # tests/bench/vm-bench.sh), the userspace instruction counts under callgrind
 # (callgrind.sh, full runs only), then the report (report.py): JSON,
-# Markdown and a gnuplot PNG in build/bench/.
+# Markdown and a gnuplot PNG in build/bench/ (bench-kernel.* for a full
+# run, bench-smoke.* for a smoke run).
 #
 #   tests/bench/run.sh [full|smoke]
 #
@@ -24,7 +25,7 @@ if [ "$mode" = smoke ] && [ $rc = 0 ]; then
 	# The smoke run checks the path, not a speed: the run finished, each
 	# configuration has its rounds, and every rule cost something over
 	# no rule (under -icount a rule's added instructions are exact).
-	python3 - "$out/bench-kernel.json" <<-'EOF' || rc=1
+	python3 - "$out/bench-$mode.json" <<-'EOF' || rc=1
 		import json, sys
 		d = json.load(open(sys.argv[1]))
 		rows = {r["config"]: r for r in d["results"]}
@@ -42,5 +43,5 @@ if [ "$mode" = smoke ] && [ $rc = 0 ]; then
 		sys.exit(1 if bad else 0)
 	EOF
 fi
-echo "bench-kernel: $out/bench-kernel.md ($out/bench-kernel.json)"
+echo "bench-kernel: $out/bench-$mode.md ($out/bench-$mode.json)"
 exit $rc
