@@ -365,7 +365,9 @@ static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
  * Mark this round's messages NLM_F_DUMP_INTR when the rules changed in it
  * (changed) or since the last round (cb->seq against cb->prev_seq; the
  * NLMSG_DONE message is checked by the netlink core): resuming by index
- * would repeat or skip rules, and the reader must ask again.
+ * would repeat or skip rules, and the reader must ask again. gen is the
+ * generation read after the walk, so a change during a round that sent
+ * nothing (the last one) still marks NLMSG_DONE.
  */
 static void nf_ddf_dump_check(struct sk_buff *skb, struct netlink_callback *cb,
 			      unsigned int gen, bool changed)
@@ -389,7 +391,7 @@ static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(sock_net(skb->sk));
 	struct nf_ddf_rule *rule;
-	unsigned int gen;
+	unsigned int gen, gen_after;
 	long idx = 0;
 	int err = 0;
 
@@ -407,7 +409,8 @@ static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		}
 	}
 	smp_rmb(); /* gen again after the rules */
-	nf_ddf_dump_check(skb, cb, gen, READ_ONCE(dn->gen) != gen);
+	gen_after = READ_ONCE(dn->gen);
+	nf_ddf_dump_check(skb, cb, gen_after, gen_after != gen);
 	rcu_read_unlock();
 	cb->args[0] = idx;
 	/* a full skb ends this round; the next round resumes at idx */
