@@ -131,15 +131,26 @@ go() {
 			IFS="|" read -r -a c <<<"$fl"
 			pgset "${c[@]}" || exit 1
 		done
-		# start returns when every thread is done; a thread that
-		# cannot allocate retries forever: stop it then
+		# start returns when every thread is done. A thread that
+		# cannot allocate retries (its result says "No memory" from
+		# the first failure on): stop it when it has also sent
+		# nothing for 10 s
 		echo start >/proc/net/pktgen/pgctrl &
+		declare -A sofar stuck
 		while kill -0 $! 2>/dev/null; do
 			for fl in "$@"; do
-				pgresult "${fl%%|*}"
-				[[ $res != *"No memory"* ]] && continue
+				f=${fl%%|*} n=
+				while IFS= read -r l; do
+					[[ $l =~ pkts-sofar:\ ([0-9]+) ]] && n=${BASH_REMATCH[1]}
+				done <"/proc/net/pktgen/$f"
+				pgresult "$f"
+				if [[ $res != *"No memory"* || $n != "${sofar[$f]}" ]]; then
+					sofar[$f]=$n stuck[$f]=0
+					continue
+				fi
+				((++stuck[$f] >= 50)) || continue
 				echo stop >/proc/net/pktgen/pgctrl
-				echo "pktgen ${fl%%|*}: $res" >&2
+				echo "pktgen $f: $res, no packet sent for 10 s" >&2
 				while read -r k v _; do
 					[[ $k != MemFree: ]] || echo "MemFree $v kB" >&2
 				done </proc/meminfo
