@@ -80,15 +80,15 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
-$(B)/ddfpkt: tests/netns/ddfpkt.c
+$(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) -Itests/lib $< -o $@
 
 # The robustness suites' tools (tests/robust/*.c): libc and libmnl, copied
 # into the VMs' initramfs as /usr/bin/<name>.
-$(B)/robust/%: tests/robust/%.c uapi/linux/ddf.h
+$(B)/robust/%: tests/robust/%.c uapi/linux/ddf.h tests/lib/wire.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iuapi $< -lmnl -o $@
+	$(CC) $(CFLAGS) -Iuapi -Itests/lib $< -lmnl -o $@
 
 # ddf_craft (tests/robust/adversarial.sh) links the core: the key hash,
 # the sizing and the block mapping of the rules it attacks.

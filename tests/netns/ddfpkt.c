@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wire.h"
+
 #define MAX_SPEC	64		/* entries of -c */
 #define MAX_COPIES	65535		/* copies of one datagram */
 #define MAX_INDEX	65536		/* indices recv tells apart */
@@ -227,39 +229,6 @@ static void sleep_us(unsigned long us)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v);
-}
-
-/* The Internet checksum (RFC 1071): add big-endian words; odd tail last. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-	uint64_t s = sum;
-
-	for (; len > 1; p += 2, len -= 2)
-		s += (uint32_t)p[0] << 8 | p[1];
-	if (len)
-		s += (uint32_t)p[0] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return s;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum & 0xffff;
 }
 
 /*
@@ -663,11 +632,6 @@ static bool pcap_next(struct pcap_file *f, const uint8_t **rec, uint32_t *len)
 	*rec = f->data + f->off + 16;
 	f->off += 16 + *len;
 	return true;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
 /* Where the IP packet of a record starts, or -1 when it has none. */

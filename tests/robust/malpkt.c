@@ -58,6 +58,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wire.h"
+
 #define PKT_MAX		65535u
 /* nflog's payload attribute holds at most this much: send no longer */
 #define LOG_MAX		65531u
@@ -144,49 +146,6 @@ static void sleep_us(unsigned long us)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)get16(p) << 16 | get16(p + 2);
-}
-
-static void put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v);
-}
-
-/* The Internet checksum (RFC 1071) of big-endian words; odd tail last. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
-{
-	uint64_t s = sum;
-
-	for (; len > 1; p += 2, len -= 2)
-		s += (uint32_t)p[0] << 8 | p[1];
-	if (len)
-		s += (uint32_t)p[0] << 8;
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint32_t)s;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum & 0xffff;
 }
 
 /* ---- the way out: AF_PACKET, and a pcap copy ---- */
