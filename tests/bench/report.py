@@ -30,6 +30,8 @@ NAMES = {
     "qqhtd-5t": "ddf qqhtd, 5-tuple + payload 0:16",
     "exact-5t": "ddf exact, 5-tuple + payload 0:16",
     "nftset-5t": "nft set dedup, same fields",
+    "ipt": "iptables-legacy, an empty rule (mangle)",
+    "ipt-pkt": "iptables-legacy -m ddf, apbbf, key packet (mangle)",
 }
 ORDER = list(NAMES)
 
@@ -197,9 +199,9 @@ def main():
     md.append(
         "Traffic: pktgen `xmit_mode netif_receive` into a dummy device, "
         "IPv4/UDP, every packet distinct (random source address and port, "
-        "pktgen's sequence number in the payload). Every rule sits at "
-        "PREROUTING priority 0 (ddf `hook prerouting`, nft `type filter "
-        "hook prerouting priority 0`); after it the route lookup drops the "
+        "pktgen's sequence number in the payload). Every ddf and nft rule "
+        "sits at PREROUTING priority 0 (ddf `hook prerouting`, nft `type "
+        "filter hook prerouting priority 0`; iptables below); after it the route lookup drops the "
         "packet (strict rp_filter), so nothing else differs between "
         "configurations. Each configuration has its own network namespace; "
         "the rate is pktgen's, the median over the rounds. Under TCG "
@@ -253,6 +255,19 @@ def main():
                   "it filled from empty.\n" % ", ".join(
                       "%s: %d ms" % (fmt_w(r["window"]), r["timeout_ms"])
                       for r in sets if "timeout_ms" in r))
+    ipt = [(r, get("ipt", r["window"])) for r in rows
+           if r["config"] == "ipt-pkt"]
+    if ipt:
+        md.append("iptables-legacy: its rows sit in the mangle table's "
+                  "PREROUTING chain (priority -150; iptables has no table "
+                  "at 0 there), the empty rule alone to show what the "
+                  "table itself costs, then `-m ddf --ddf-rule b` asking a "
+                  "ddf rule of `hook none` (apbbf, key packet, the same "
+                  "window and rate). The match's own cost, over the empty "
+                  "rule: %s.\n" % ", ".join(
+                      "%s: %.0f" % (fmt_w(r["window"]),
+                                    r["ns_per_packet"] - e["ns_per_packet"])
+                      for r, e in ipt if e))
     if cg:
         md.append("## Instructions per packet (userspace, callgrind)\n")
         md.append("The same hot path, `ddf_key_hash` + "

@@ -43,5 +43,7 @@ if [ "$mode" = smoke ] && [ $rc = 0 ]; then
 		sys.exit(1 if bad else 0)
 	EOF
 fi
-echo "bench-kernel: $out/bench-$mode.md ($out/bench-$mode.json)"
+name=bench-$mode
+[ "$mode" != full ] || name=bench-kernel
+echo "bench-kernel: $out/$name.md ($out/$name.json)"
 exit $rc

@@ -3,8 +3,9 @@
 #
 # The kernel-path benchmark, run inside the bench VM (tests/qemu/init.sh
 # starts it when the lane sets DDF_BENCH): the packet rate of in-kernel
-# generated traffic through no rule, an nft counter, ddf rules and an nft
-# dynamic-set de-duplication, measured interleaved in one boot.
+# generated traffic through no rule, an nft counter, ddf rules, an nft
+# dynamic-set de-duplication and iptables-legacy (an empty rule, and the
+# ddf match), measured interleaved in one boot.
 #
 # The path: pktgen in "xmit_mode netif_receive" injects each packet into
 # the receive path of a dummy device d0, as if d0 had received it; the
@@ -50,6 +51,10 @@ fi
 : "${DDF_BENCH_FILL_MAX:=2000000}"
 : "${DDF_BENCH_NFT_MAX:=1000000}"
 fpr=1e-6
+# libxt_ddf.so (the initramfs's /ddf/xtables) before the stock extensions
+for d in /usr/lib/*/xtables; do
+	[ ! -e "$d/libxt_udp.so" ] || export XTABLES_LIBDIR=/ddf/xtables:$d
+done
 key5='key saddr,daddr,proto,sport,dport,payload payload 0:16'
 # the same fields for nft: 16 payload bytes as four 32-bit words
 nkey='ip saddr . ip daddr . meta l4proto . udp sport . udp dport . @th,64,32 . @th,96,32 . @th,128,32 . @th,160,32'
@@ -144,6 +149,13 @@ rule() {
 	EOF
 	apbbf-pkt) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count ;;
+	# iptables-legacy has no table at priority 0 of PREROUTING: mangle's
+	# (-150) it is, an empty rule alone, then the ddf match asking a
+	# rule of no hook of its own
+	ipt) NS "$n" iptables-legacy -w -t mangle -A PREROUTING ;;
+	ipt-pkt) NS "$n" ddfctl rule add b family ip hook none \
+		filter apbbf window "$w" fpr $fpr action count &&
+		NS "$n" iptables-legacy -w -t mangle -A PREROUTING -m ddf --ddf-rule b ;;
 	apbbf-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count $key5 ;;
 	qqhtd-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
@@ -169,8 +181,14 @@ rule() {
 	esac
 }
 
+# unrule NAME CONFIG
 unrule() {
 	NS "$1" nft flush ruleset
+	# The match holds its rule: it goes first. Only where it was: asking
+	# for the table would set it up, and its hook, in the namespace.
+	case $2 in
+	ipt*) NS "$1" iptables-legacy -w -t mangle -F PREROUTING ;;
+	esac
 	NS "$1" ddfctl rule flush
 }
 
@@ -248,7 +266,7 @@ group() {
 			r=$(send "$n" 20000)
 			tmo=$((w * ${r% *} / ${r#* } / 1000))
 			[ "$tmo" -ge 1 ] || tmo=1
-			unrule "$n"
+			unrule "$n" "$cfg"
 			timeout_ms[$n]=$tmo
 			e0=$(mem_slab) v0=$(mem_vmalloc) s0=$(mem_used)
 			rule "$n" "$cfg" "$w" "$tmo"
@@ -265,7 +283,7 @@ group() {
 		*)
 			rule "$n" "$cfg" "$w"
 			case $cfg in
-			base | nft) ;;
+			base | nft | ipt) ;;
 			*)
 				fill=$w
 				[ "$fill" -le "$DDF_BENCH_FILL_MAX" ] || fill=$DDF_BENCH_FILL_MAX
@@ -310,7 +328,7 @@ group() {
 
 	for c in $cfgs; do
 		IFS=: read -r n cfg sz <<<"$c"
-		unrule "$n" || true
+		unrule "$n" "$cfg" || true
 		ip netns del "bench-$n"
 	done
 	sleep 1 # rules and namespaces go after a grace period
@@ -333,7 +351,8 @@ for w in $DDF_BENCH_WINDOWS; do
 		continue
 	fi
 	set -- "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64" \
-		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64"
+		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64" \
+		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
 done
