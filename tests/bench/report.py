@@ -34,6 +34,17 @@ NAMES = {
     "ipt-pkt": "iptables-legacy -m ddf, apbbf, key packet (mangle)",
 }
 ORDER = list(NAMES)
+# the plot's x labels: short enough to stay inside the picture
+SHORT = {
+    "nft": "nft counter",
+    "apbbf-pkt": "apbbf, packet",
+    "apbbf-5t": "apbbf, 5-tuple",
+    "qqhtd-5t": "qqhtd, 5-tuple",
+    "exact-5t": "exact, 5-tuple",
+    "nftset-5t": "nft set dedup",
+    "ipt": "iptables, empty",
+    "ipt-pkt": "iptables -m ddf",
+}
 
 
 def load(path):
@@ -337,9 +348,9 @@ def plot(d, name, rows, icount):
                           r["window"] == w and r["size"] == 64), None)
                 vals.append("%.1f" % r["added_ns"] if r and "added_ns" in r
                             else "-")
-            f.write('"%s" %s\n' % (NAMES[c], " ".join(vals)))
+            f.write('"%s" %s\n' % (SHORT.get(c, c), " ".join(vals)))
     png = os.path.join(d, name + ".png")
-    gp = """set terminal pngcairo size 1000,520 noenhanced
+    gp = """set terminal pngcairo size 1000,560 noenhanced
 set output '%s'
 set title 'Cost per packet added over no rule (64-byte packets, QEMU TCG)'
 set ylabel '%s'
@@ -347,11 +358,13 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set key top left
-set xtics rotate by -20
+set xtics rotate by -25
+set bmargin 6
+set rmargin 6
 set yrange [0:*]
 set datafile missing '-'
 plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)
-""" % (png, "guest instructions per packet (QEMU -icount shift=0)"
+""" % (png, "guest instructions per packet (-icount shift=0)"
        if icount else "ns per packet (guest clock)", len(ws) + 1, dat)
     try:
         subprocess.run(["gnuplot"], input=gp.encode(), check=True,
