@@ -25,7 +25,8 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 .PHONY: all check check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(ROBUST_BINS)
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(B)/ddf_spangen \
+	$(ROBUST_BINS)
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -83,6 +84,12 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/lib $< -o $@
+
+# ddf_spangen writes what a mirror port delivers and what a family netdev
+# rule keeps of it (tests/netns/span.sh); libpcap, copied into the VMs.
+$(B)/ddf_spangen: tests/netns/spangen.c tests/lib/wire.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/lib $< -lpcap -o $@
 
 # The robustness suites' tools (tests/robust/*.c): libc and libmnl, copied
 # into the VMs' initramfs as /usr/bin/<name>.
@@ -146,13 +153,19 @@ check: setup check-freestanding check-core check-tools check-vm
 check-core: $(B)/ddf_core_tests
 	$(B)/ddf_core_tests
 
-# Each core file must build with no libc and reference nothing but mem*.
+# Each core file must build with no libc and reference nothing but mem*
+# and what the other core files define.
 check-freestanding:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; bad=0; \
 	for f in $(CORE_SRCS); do \
 		$(CC) -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdlib \
-			$(CORE_CPPFLAGS) -c $$f -o $$tmp/o.o; \
-		und=$$(nm -u $$tmp/o.o | awk '{print $$2}' | \
+			$(CORE_CPPFLAGS) -c $$f -o $$tmp/$$(basename $$f .c).o; \
+	done; \
+	nm --defined-only -g $$tmp/*.o | awk 'NF == 3 {print $$3}' \
+		>$$tmp/defined; \
+	for f in $(CORE_SRCS); do \
+		und=$$(nm -u $$tmp/$$(basename $$f .c).o | awk '{print $$2}' | \
+			grep -vxF -f $$tmp/defined | \
 			grep -vE '^(memcpy|memset|memmove|memcmp)$$' || true); \
 		if [ -n "$$und" ]; then echo "$$f needs: $$und"; bad=1; fi; \
 	done; \

@@ -6,7 +6,7 @@
  * path: no allocation, a few hundred bytes of stack, and every read is
  * checked against the packet's length before the reader sees it.
  */
-#include "ddf_key.h"
+#include "ddf_key_priv.h"
 
 #define DDF_IPPROTO_HOPOPTS 0
 #define DDF_IPPROTO_ICMP 1
@@ -33,9 +33,14 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 		w = "a protocol needs the protocol match bit";
 	else if (spec->family != 0 && spec->family != 4 && spec->family != 6)
 		w = "family must be 4, 6 or 0 (both)";
-	else if (spec->form >= __DDF_KEY_FORM_MAX &&
-		 spec->form != DDF_KEY_FRAME)
+	else if (spec->form >= __DDF_KEY_FORM_MAX)
 		w = "key form must be packet, fields or frame";
+	else if (spec->decap & ~__DDF_KD_ALL)
+		w = "unknown tunnel bits of the key spec";
+	else if (spec->vxlan_port && !(spec->decap & DDF_KD_VXLAN))
+		w = "a VXLAN port needs decap vxlan";
+	else if (spec->geneve_port && !(spec->decap & DDF_KD_GENEVE))
+		w = "a Geneve port needs decap geneve";
 	else if (fields & ~__DDF_KF_ALL)
 		w = "unknown key field bits";
 	else if (ignore & ~__DDF_KI_ALL)
@@ -53,13 +58,15 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 	else if (spec->form == DDF_KEY_FRAME &&
 		 (fields || spec->payload_off || spec->payload_len))
 		w = "key frame hashes the whole frame: no field list or payload window";
-	else if (spec->form == DDF_KEY_FRAME && (ignore & ~DDF_KI_DEFAULT))
-		w = "key frame hashes every byte of the frame: it ignores no field";
+	else if (spec->form == DDF_KEY_FRAME &&
+		 (ignore & ~(DDF_KI_DEFAULT | DDF_KI_L2)))
+		w = "key frame hashes every byte of the frame: it ignores only vlan and mac";
 	else if (spec->form == DDF_KEY_FRAME && (spec->family || spec->match))
 		w = "key frame hashes frames unparsed, IP or not: it takes no family or protocol";
 	else if (spec->form == DDF_KEY_FIELDS && !fields)
 		w = "a field list needs at least one field";
-	else if (spec->form == DDF_KEY_FIELDS && (ignore & ~DDF_KI_DEFAULT))
+	else if (spec->form == DDF_KEY_FIELDS &&
+		 (ignore & ~(DDF_KI_DEFAULT | DDF_KI_L2)))
 		w = "ignore masks bytes of key packet; leave the field out of the list instead";
 	else if (!(fields & DDF_KF_PAYLOAD) &&
 		 (spec->payload_off || spec->payload_len))
@@ -75,58 +82,6 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 	if (why)
 		*why = w;
 	return err;
-}
-
-static inline uint16_t ddf_key_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t ddf_key_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void ddf_key_put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-/*
- * Everything one packet's key needs, in one place so that the phases
- * inlined into ddf_key_hash() share their stack.
- */
-struct ddf_key_pkt {
-	ddf_key_read_t read;
-	void *ctx;
-	uint32_t len; /* min(l3len, IP length) once known, else l3len */
-	bool failed; /* the reader failed inside the packet */
-	struct ddf_key_info ki;
-	struct ddf_sipstate st;
-	uint8_t buf[DDF_KEY_READ_MAX]; /* scratch for reads and key bytes */
-};
-
-/* [off, off + n) if it lies inside the packet, else NULL. */
-static const uint8_t *ddf_key_get(struct ddf_key_pkt *p, uint32_t off,
-				  uint32_t n)
-{
-	const uint8_t *d;
-
-	if (off > p->len || n > p->len - off || n > DDF_KEY_READ_MAX)
-		return NULL;
-	d = p->read(p->ctx, off, n, p->buf);
-	if (!d)
-		p->failed = true; /* a broken reader, not a short packet */
-	return d;
-}
-
-static bool ddf_key_has(const struct ddf_key_pkt *p, uint32_t off, uint32_t n)
-{
-	return off <= p->len && n <= p->len - off;
 }
 
 /*
@@ -464,27 +419,6 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	return true;
 }
 
-/* ---- frame form: every byte the reader shows, unparsed ---- */
-
-static bool ddf_key_frame(struct ddf_key_pkt *p)
-{
-	uint32_t n = p->len;
-
-	ddf_sip_update(&p->st, "R", 1);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
-							  DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, off, c);
-
-		if (!d)
-			return false;
-		ddf_sip_update(&p->st, d, c);
-	}
-	ddf_key_put_be32(p->buf, n);
-	ddf_sip_update(&p->st, p->buf, 4);
-	return true;
-}
-
 /* ---- field form ---- */
 
 /*
@@ -615,31 +549,134 @@ static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	return ok;
 }
 
-int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
-		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
-		 uint32_t hashfn, struct ddf_hash *out,
-		 struct ddf_key_info *info)
+/* ---- levels: the link layer, the IP packet, tunnels ---- */
+
+/*
+ * Parse the frame or packet of lv: its link layer (an Ethernet level) and
+ * its IP packet, which becomes p's (base, len, ki). A frame with no IP
+ * packet is DDF_KEY_HASHED with lv->ip false: it is keyed whole.
+ */
+static int ddf_key_level(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
+			 struct ddf_key_level *lv)
 {
+	const uint8_t *h;
+
+	memset(&p->ki, 0, sizeof(p->ki));
+	if (lv->ether) {
+		ddf_link_walk(p, lv);
+		if (!lv->ip) {
+			p->base = lv->start;
+			p->len = lv->end - lv->start;
+			p->ki.flags |= DDF_KEY_F_NONIP;
+			return DDF_KEY_HASHED;
+		}
+	} else {
+		lv->ip = true;
+		lv->l3 = lv->start;
+		lv->ver = 0;
+		lv->nvlan = 0;
+		lv->inframe = 0;
+	}
+	p->base = lv->l3;
+	p->len = lv->end - lv->l3;
+	if (lv->ver) {
+		/* the ethertype's version against the packet's own */
+		h = ddf_key_get(p, 0, 1);
+		if (!h || h[0] >> 4 != lv->ver)
+			return DDF_KEY_MALFORMED;
+	}
+	return ddf_key_parse(p, p->len, s->family);
+}
+
+/*
+ * Open the tunnels s asks for, one inside the other, while the packet in
+ * lv is one: lv becomes the innermost packet that can be keyed. A tunnel
+ * whose header or inner packet is unusable leaves lv (and p) as they were.
+ */
+static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
+			 struct ddf_key_level *lv, int ret)
+{
+	struct ddf_key_level in;
+	struct ddf_key_info ki;
+	uint32_t base, len;
+	int t, r;
+
+	for (uint8_t d = 0; d < DDF_KEY_MAX_DECAP; d++) {
+		if (ret != DDF_KEY_HASHED || !lv->ip)
+			break;
+		t = ddf_link_tunnel(p, s, &in);
+		if (t == DDF_TUN_NONE)
+			break;
+		if (t == DDF_TUN_OPEN) {
+			ki = p->ki;
+			base = p->base;
+			len = p->len;
+			r = ddf_key_level(p, s, &in);
+			if (p->failed)
+				return DDF_KEY_MALFORMED;
+			if (r == DDF_KEY_HASHED || r == DDF_KEY_OTHER_FAMILY) {
+				*lv = in;
+				ret = r;
+				p->ki.decaps = d + 1;
+				continue;
+			}
+			p->ki = ki;
+			p->base = base;
+			p->len = len;
+		}
+		p->ki.flags |= DDF_KEY_F_BADTUNNEL;
+		break;
+	}
+	return ret;
+}
+
+int ddf_key_hash_link(const struct ddf_key_spec *spec,
+		      const struct ddf_key_link *lk, ddf_key_read_t read,
+		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      uint32_t hashfn, struct ddf_hash *out,
+		      struct ddf_key_info *info)
+{
+	struct ddf_key_level lv;
 	struct ddf_key_pkt p;
 	uint64_t h[2];
+	bool ok;
 	int ret;
 
 	p.read = read;
 	p.ctx = ctx;
-	p.len = l3len;
+	p.flen = len;
+	p.base = 0;
+	p.len = len;
 	p.failed = false;
 	memset(&p.ki, 0, sizeof(p.ki));
-	if (spec->form == DDF_KEY_FRAME) {
-		p.ki.len = l3len;
+	lv.start = 0;
+	lv.end = len;
+	lv.ether = lk && lk->type == DDF_LINK_ETHER;
+	lv.tag_proto = lv.ether ? lk->vlan_proto : 0;
+	lv.tag_tci = lv.ether ? lk->vlan_tci : 0;
+	lv.ip = false;
+	lv.nvlan = 0;
+	lv.inframe = 0;
+	if (spec->form == DDF_KEY_FRAME && !spec->decap) {
+		/* unparsed: only the tags, for ignore vlan */
+		if (lv.ether)
+			ddf_link_walk(&p, &lv);
 		ret = DDF_KEY_HASHED;
 	} else {
-		ret = ddf_key_parse(&p, l3len, spec->family);
+		ret = ddf_key_level(&p, spec, &lv);
+		if (spec->decap)
+			ret = ddf_key_decap(&p, spec, &lv, ret);
 	}
 	if (p.failed)
 		ret = DDF_KEY_MALFORMED;
-	if (ret == DDF_KEY_HASHED && (spec->match & DDF_KM_L4PROTO) &&
-	    (!(p.ki.flags & DDF_KEY_F_L4) || p.ki.proto != spec->l4proto))
+	if (ret == DDF_KEY_HASHED && spec->form != DDF_KEY_FRAME && lv.ether &&
+	    !lv.ip && (spec->family || spec->match))
+		ret = DDF_KEY_SKIPPED; /* IP asked for, and this is none */
+	else if (ret == DDF_KEY_HASHED && (spec->match & DDF_KM_L4PROTO) &&
+		 (!(p.ki.flags & DDF_KEY_F_L4) || p.ki.proto != spec->l4proto))
 		ret = DDF_KEY_SKIPPED;
+	p.ki.vlans = lv.nvlan;
+	p.ki.l3off = p.base;
 	if (ret != DDF_KEY_HASHED)
 		goto out;
 
@@ -647,11 +684,15 @@ int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
 		ddf_sip_init(&p.st, key, 2, 4, true);
 	else
 		ddf_sip_init(&p.st, key, 1, 3, true);
-	if (spec->form == DDF_KEY_FRAME ? !ddf_key_frame(&p) :
-	    spec->form == DDF_KEY_FIELDS ? !ddf_key_fields(&p, spec) :
-					   !ddf_key_packet(&p, spec))
-		p.failed = true;
-	if (p.failed) {
+	if (spec->form == DDF_KEY_FRAME || (lv.ether && !lv.ip)) {
+		ok = ddf_link_frame(&p, &lv, spec->ignore);
+	} else {
+		if (lv.nvlan && !(spec->ignore & DDF_KI_VLAN))
+			ddf_link_vlans(&p, &lv);
+		ok = spec->form == DDF_KEY_FIELDS ? ddf_key_fields(&p, spec) :
+						    ddf_key_packet(&p, spec);
+	}
+	if (!ok || p.failed) {
 		ret = DDF_KEY_MALFORMED;
 		goto out;
 	}
@@ -662,4 +703,13 @@ out:
 	if (info)
 		*info = p.ki;
 	return ret;
+}
+
+int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
+		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
+		 uint32_t hashfn, struct ddf_hash *out,
+		 struct ddf_key_info *info)
+{
+	return ddf_key_hash_link(spec, NULL, read, ctx, l3len, key, hashfn,
+				 out, info);
 }

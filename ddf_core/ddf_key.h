@@ -90,17 +90,55 @@
  * packet) contributes its 0x00 and nothing else: every such packet agrees
  * on it.
  *
- * Form "frame" (DDF_KEY_FRAME), userspace only: the byte string
- *	'R', every one of the l3len bytes the reader shows, l3len as 4 bytes
- *	big-endian.
- * The offline tools hand it a whole captured record, link layer included,
- * as the "packet": nothing is parsed, masked or cut (max_bytes does not
- * apply), so any record gives a hash (DDF_KEY_HASHED; an empty one too),
- * and two records match exactly when their captured bytes do, as
- * editcap -D compares frames (length and MD5 of every captured byte). It
- * takes no family and no protocol selector. The kernel sees packets from
- * their IP header on and never has this form: its value lies beyond the
- * uapi's enum ddf_key_type, which the netlink policy enforces.
+ * Form "frame" (DDF_KEY_FRAME): the byte string
+ *	'R', the frame's bytes, their count as 4 bytes big-endian.
+ * Over a flat reader (ddf_key_hash(): an offline record) the frame is
+ * every one of the l3len bytes the reader shows: nothing is parsed, masked
+ * or cut (max_bytes does not apply), so any record gives a hash (an empty
+ * one too), and two records match exactly when their captured bytes do,
+ * as editcap -D compares frames. Over an Ethernet link (ddf_key_hash_link()
+ * below) the frame is the Ethernet frame from its MAC header with a tag
+ * the link took out (ddf_key_link.vlan_proto) put back behind the MAC
+ * addresses, where the wire had it; ignore mac hashes the 12 address
+ * bytes as zeros, ignore vlan leaves every VLAN tag out (the bytes and the
+ * count). The frame form takes no family and no protocol selector.
+ *
+ * Link layer (ddf_key_hash_link() with DDF_LINK_ETHER): the frame is
+ * walked from the MAC header: a tag the link took out comes first, then
+ * 802.1Q (0x8100), 802.1ad (0x88a8) and 0x9100 tags in the frame, at most
+ * DDF_KEY_MAX_VLANS in all; then an MPLS label stack (0x8847, 0x8848) is
+ * skipped to its bottom label, behind which the version nibble says IPv4
+ * or IPv6; ethertypes 0x0800 and 0x86dd are IPv4 and IPv6. The IP packet
+ * found there is keyed as above (its length from the frame's end), with
+ * the VLAN IDs (12 bits, outermost first) in front of the packet and field
+ * forms' bytes, unless ignore vlan or the frame has no tag:
+ *	'Q', the number of tags (1 byte), each VLAN ID (2 bytes).
+ * An ethertype that names IPv4 over a packet whose version nibble says
+ * otherwise (or IPv6 likewise) is DDF_KEY_MALFORMED. A frame with no IP
+ * packet (ARP, LLDP, more tags than the limit, an MPLS payload that is not
+ * IP, a header cut short) is keyed as in the frame form, with the spec's
+ * ignore mac and ignore vlan (DDF_KEY_F_NONIP), unless spec.family or
+ * spec.match asks for IP: then DDF_KEY_SKIPPED.
+ *
+ * Tunnels (spec.decap, both entry points): an IP packet that carries one
+ * of the tunnels asked for is keyed by the packet inside it, up to
+ * DDF_KEY_MAX_DECAP levels: VXLAN (UDP to vxlan_port, 8-byte header with
+ * its I flag; Ethernet inside), Geneve (UDP to geneve_port, version 0,
+ * 8 bytes + options; Ethernet or IP inside, by its protocol type), GRE
+ * (version 0, with its checksum, key and sequence words; 0x0800 and
+ * 0x86dd: IP inside, 0x6558: Ethernet inside), ERSPAN over GRE (0x88be
+ * without the sequence bit: type I, Ethernet right behind GRE; 0x88be with
+ * it: type II, an 8-byte header; 0x22eb: type III, 12 bytes, 8 more with
+ * its O flag), GTP-U (UDP to port 2152, version 1, a G-PDU (type 255) with
+ * its optional words and extension headers; IP inside). A tunnel is
+ * opened only in a whole, unfragmented packet whose UDP or GRE header is
+ * complete. The inner packet is keyed as if it had arrived alone: an inner
+ * Ethernet frame by the link layer rules above (its own VLAN tags, never
+ * the outer ones), an inner IP packet as a packet. When a tunnel header is
+ * cut short or inconsistent, or its inner packet cannot be keyed, the
+ * packet around it is keyed instead (DDF_KEY_F_BADTUNNEL); the key
+ * never reads outside the outer packet. spec.family and spec.match apply
+ * to the packet that is keyed.
  */
 #ifndef DDF_KEY_H
 #define DDF_KEY_H
@@ -113,9 +151,8 @@
 enum ddf_key_form {
 	DDF_KEY_PACKET = 0, /* the whole L3 packet, ignored fields masked */
 	DDF_KEY_FIELDS, /* a list of fields */
-	__DDF_KEY_FORM_MAX,
-	/* userspace only, outside the uapi's range: a whole captured frame */
-	DDF_KEY_FRAME = 0x80
+	DDF_KEY_FRAME, /* a whole frame, link layer included */
+	__DDF_KEY_FORM_MAX
 };
 
 /* spec.fields: the field form's fields, in hashing order */
@@ -139,7 +176,10 @@ enum ddf_key_form {
 #define DDF_KI_IPID (1u << 4)
 #define DDF_KI_FLOWLABEL (1u << 5)
 #define DDF_KI_L4CSUM (1u << 6)
-#define __DDF_KI_ALL 0x7fu
+#define DDF_KI_VLAN (1u << 7) /* link layer: VLAN tags */
+#define DDF_KI_MAC (1u << 8) /* link layer: MAC addresses of a frame */
+#define __DDF_KI_ALL 0x1ffu
+#define DDF_KI_L2 (DDF_KI_VLAN | DDF_KI_MAC)
 #define DDF_KI_DEFAULT (DDF_KI_TTL | DDF_KI_IPV4CSUM)
 
 #define DDF_KEY_MAX_BYTES_DEFAULT 1500u
@@ -147,6 +187,20 @@ enum ddf_key_form {
 #define DDF_KEY_PAYLOAD_MAX 4096u /* cap on payload OFFSET + LENGTH */
 #define DDF_KEY_MAX_EXTHDRS 16u /* IPv6 extension (and AH) headers */
 #define DDF_KEY_READ_MAX 64u /* the longest single read */
+#define DDF_KEY_MAX_VLANS 8u /* tags a frame may have and still be IP */
+#define DDF_KEY_MAX_MPLS 16u /* labels skipped */
+#define DDF_KEY_MAX_DECAP 2u /* tunnels opened, one inside the other */
+
+/* spec.decap: the tunnels whose inner packet is keyed */
+#define DDF_KD_VXLAN (1u << 0)
+#define DDF_KD_GENEVE (1u << 1)
+#define DDF_KD_GRE (1u << 2)
+#define DDF_KD_ERSPAN (1u << 3)
+#define DDF_KD_GTPU (1u << 4)
+#define __DDF_KD_ALL 0x1fu
+#define DDF_KEY_VXLAN_PORT 4789u
+#define DDF_KEY_GENEVE_PORT 6081u
+#define DDF_KEY_GTPU_PORT 2152u
 
 /*
  * What a rule hashes. Fixed-width members only: it travels over netlink.
@@ -162,6 +216,9 @@ struct ddf_key_spec {
 	uint8_t form; /* enum ddf_key_form */
 	uint8_t l4proto; /* with DDF_KM_L4PROTO: only this protocol */
 	uint8_t match; /* DDF_KM_*: which packets the spec takes */
+	uint16_t vxlan_port; /* with DDF_KD_VXLAN; 0: DDF_KEY_VXLAN_PORT */
+	uint16_t geneve_port; /* with DDF_KD_GENEVE; 0: DDF_KEY_GENEVE_PORT */
+	uint32_t decap; /* DDF_KD_* */
 };
 
 /*
@@ -187,7 +244,8 @@ static inline void ddf_key_spec_default(struct ddf_key_spec *spec)
  * not NULL, a sentence saying what is wrong. Members of the other form
  * must be zero, except that the field and frame forms tolerate the default
  * ignore bits and any valid max_bytes (so a default spec can switch form);
- * the frame form also needs family 0 and no match. A
+ * the frame form also needs family 0 and no match. The link-layer ignore
+ * bits (DDF_KI_L2) go with every form; a tunnel port needs its tunnel. A
  * packet form that may see IPv4 (family 4 or 0) and ignores ttl, dscp, ecn
  * or ipid must ignore ipv4csum too: the header checksum changes with them,
  * so the mask alone would never make two copies match.
@@ -241,6 +299,8 @@ enum ddf_key_result {
 #define DDF_KEY_F_EXTLIMIT 0x0100u /* the walk stopped at the limit */
 #define DDF_KEY_F_CUT 0x0200u /* packet form: longer than max_bytes */
 #define DDF_KEY_F_MF 0x0400u /* a fragment with more fragments after it */
+#define DDF_KEY_F_NONIP 0x0800u /* a frame with no IP packet, keyed whole */
+#define DDF_KEY_F_BADTUNNEL 0x1000u /* a tunnel left closed: see above */
 
 /* What the parser found, for counters and the offline tools. */
 struct ddf_key_info {
@@ -253,7 +313,10 @@ struct ddf_key_info {
 	uint8_t family; /* 4 or 6; 0 for DDF_KEY_NOT_IP */
 	uint8_t proto; /* the L4 protocol, or the header the walk stopped at */
 	uint8_t exthdrs; /* extension and AH headers walked */
-	uint8_t reserved;
+	uint8_t vlans; /* tags of the keyed packet's frame */
+	uint32_t l3off; /* where the keyed packet starts in the reader */
+	uint8_t decaps; /* tunnels opened */
+	uint8_t reserved[3];
 };
 
 /*
@@ -268,5 +331,32 @@ int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
 		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
 		 uint32_t hashfn, struct ddf_hash *out,
 		 struct ddf_key_info *info);
+
+/* The link layer in front of what a reader shows. */
+enum ddf_link_type {
+	DDF_LINK_NONE = 0, /* the reader starts at the IP header */
+	DDF_LINK_ETHER, /* the reader starts at an Ethernet MAC header */
+};
+
+struct ddf_key_link {
+	uint16_t type; /* enum ddf_link_type */
+	/*
+	 * A VLAN tag taken out of the frame (a NIC's or the stack's VLAN
+	 * acceleration): its TPID, 0 for none, and its TCI.
+	 */
+	uint16_t vlan_proto;
+	uint16_t vlan_tci;
+};
+
+/*
+ * ddf_key_hash() over what lk says is in front of the packet: len bytes
+ * from the MAC header for DDF_LINK_ETHER (see "Link layer" above); with
+ * DDF_LINK_NONE and no tag it is ddf_key_hash() itself.
+ */
+int ddf_key_hash_link(const struct ddf_key_spec *spec,
+		      const struct ddf_key_link *lk, ddf_key_read_t read,
+		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      uint32_t hashfn, struct ddf_hash *out,
+		      struct ddf_key_info *info);
 
 #endif /* DDF_KEY_H */

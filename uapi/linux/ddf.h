@@ -8,9 +8,17 @@
  *
  *   DDF_A_NAME            string, 1 .. DDF_NAME_MAX - 1 bytes, required
  *   DDF_A_FAMILY          u8   NFPROTO_IPV4 | NFPROTO_IPV6 | NFPROTO_INET
+ *                              | NFPROTO_NETDEV (a device's frames)
  *   DDF_A_HOOK            u8   NF_INET_PRE_ROUTING .. NF_INET_POST_ROUTING,
  *                              or DDF_HOOK_NONE (only the xtables match
- *                              uses the rule)
+ *                              uses the rule); family netdev:
+ *                              NF_NETDEV_INGRESS or NF_NETDEV_EGRESS
+ *   DDF_A_DEV             string, < IFNAMSIZ: the device of a netdev rule
+ *                              (required there, refused elsewhere); in
+ *                              replies its name now, or the name it had
+ *                              when it went away
+ *   DDF_A_DEV_IFINDEX     u32  reply: the device's index; 0 while no
+ *                              device of that name is in the namespace
  *   DDF_A_PRIORITY        s32  netfilter priority; same hook: in order
  *   DDF_A_IIFNAME         string, < IFNAMSIZ: only packets in on it
  *   DDF_A_OIFNAME         string, < IFNAMSIZ: only packets out on it
@@ -25,6 +33,10 @@
  *     DDF_KEY_A_MAX_BYTES   u32  form packet: bytes hashed, 1 .. 65535
  *     DDF_KEY_A_PAYLOAD_OFF u16  with DDF_KEY_FIELD_PAYLOAD
  *     DDF_KEY_A_PAYLOAD_LEN u16  offset + length <= DDF_KEY_PAYLOAD_LIMIT
+ *     DDF_KEY_A_DECAP       u32  DDF_KEY_DECAP_*: key the packet inside
+ *                              these tunnels (up to two levels)
+ *     DDF_KEY_A_VXLAN_PORT  u16  UDP port of VXLAN (default 4789)
+ *     DDF_KEY_A_GENEVE_PORT u16  UDP port of Geneve (default 6081)
  *   DDF_A_FILTER       N  the sliding-window filter, resolved parameters
  *     DDF_FILTER_A_KIND     u32  enum ddf_filter_kind
  *     DDF_FILTER_A_WINDOW   u64  elements (count window), or the most
@@ -92,6 +104,8 @@ enum ddf_attr {
 	DDF_A_ACTION,
 	DDF_A_STATS,
 	DDF_A_RESET_FLAGS, /* u32 DDF_RESET_F_*, with DDF_CMD_RESET */
+	DDF_A_DEV,
+	DDF_A_DEV_IFINDEX, /* reply only */
 	__DDF_A_MAX
 };
 #define DDF_A_MAX (__DDF_A_MAX - 1)
@@ -102,6 +116,7 @@ enum ddf_attr {
 enum ddf_key_type {
 	DDF_KEY_TYPE_PACKET, /* the whole L3 packet, ignored fields masked */
 	DDF_KEY_TYPE_FIELDS, /* the fields in DDF_KEY_A_FIELDS */
+	DDF_KEY_TYPE_FRAME, /* family netdev: every byte from the MAC header */
 	__DDF_KEY_TYPE_MAX
 };
 
@@ -124,7 +139,16 @@ enum ddf_key_type {
 #define DDF_KEY_IGNORE_IPID (1u << 4)
 #define DDF_KEY_IGNORE_FLOWLABEL (1u << 5)
 #define DDF_KEY_IGNORE_L4CSUM (1u << 6)
-#define __DDF_KEY_IGNORE_ALL ((1u << 7) - 1)
+#define DDF_KEY_IGNORE_VLAN (1u << 7) /* VLAN tags (IDs in key packet) */
+#define DDF_KEY_IGNORE_MAC (1u << 8) /* MAC addresses of a hashed frame */
+#define __DDF_KEY_IGNORE_ALL ((1u << 9) - 1)
+
+#define DDF_KEY_DECAP_VXLAN (1u << 0)
+#define DDF_KEY_DECAP_GENEVE (1u << 1)
+#define DDF_KEY_DECAP_GRE (1u << 2) /* IP or Ethernet over GRE */
+#define DDF_KEY_DECAP_ERSPAN (1u << 3) /* type I, II, III over GRE */
+#define DDF_KEY_DECAP_GTPU (1u << 4)
+#define __DDF_KEY_DECAP_ALL ((1u << 5) - 1)
 
 enum ddf_key_attr {
 	DDF_KEY_A_UNSPEC,
@@ -134,6 +158,9 @@ enum ddf_key_attr {
 	DDF_KEY_A_MAX_BYTES,
 	DDF_KEY_A_PAYLOAD_OFF,
 	DDF_KEY_A_PAYLOAD_LEN,
+	DDF_KEY_A_DECAP,
+	DDF_KEY_A_VXLAN_PORT,
+	DDF_KEY_A_GENEVE_PORT,
 	__DDF_KEY_A_MAX
 };
 #define DDF_KEY_A_MAX (__DDF_KEY_A_MAX - 1)

@@ -615,7 +615,7 @@ DDF_TEST(ddf_key_spec_defaults)
 	s.fields = DDF_KF_SADDR;
 	DDF_EXPECT_EQ(t, ddf_key_spec_validate(&s, NULL), 0);
 	/* fixed layout: it travels over netlink */
-	DDF_EXPECT_EQ(t, sizeof(s), 20);
+	DDF_EXPECT_EQ(t, sizeof(s), 28);
 }
 
 struct tk_bad {
@@ -630,9 +630,14 @@ static const struct tk_bad tk_bad_specs[] = {
 	{ "unknown match bit", { .match = 2 }, DDF_EINVAL },
 	{ "protocol without its match bit", { .l4proto = 17 }, DDF_EINVAL },
 	{ "family 5", { .family = 5 }, DDF_EINVAL },
-	{ "form 2", { .form = 2 }, DDF_EINVAL },
+	{ "form 3", { .form = 3 }, DDF_EINVAL },
 	{ "unknown field bit", { .form = 1, .fields = 1u << 10 }, DDF_EINVAL },
-	{ "unknown ignore bit", { .ignore = IG_DEF | 1u << 7 }, DDF_EINVAL },
+	{ "unknown ignore bit", { .ignore = IG_DEF | 1u << 9 }, DDF_EINVAL },
+	{ "unknown tunnel bit", { .decap = 1u << 5 }, DDF_EINVAL },
+	{ "a VXLAN port without decap vxlan",
+	  { .decap = DDF_KD_GRE, .vxlan_port = 8472 }, DDF_EINVAL },
+	{ "a Geneve port without decap geneve",
+	  { .geneve_port = 6082 }, DDF_EINVAL },
 	{ "max bytes 65536", { .max_bytes = 65536 }, DDF_ERANGE },
 	{ "fields in packet form", { .fields = DDF_KF_SADDR }, DDF_EINVAL },
 	{ "payload window in packet form", { .payload_len = 4 }, DDF_EINVAL },
@@ -655,7 +660,7 @@ static const struct tk_bad tk_bad_specs[] = {
 	{ "payload length 65535",
 	  { .form = 1, .fields = DDF_KF_PAYLOAD, .payload_len = 65535 },
 	  DDF_ERANGE },
-	{ "form 0x81", { .form = DDF_KEY_FRAME + 1 }, DDF_EINVAL },
+	{ "form past frame", { .form = DDF_KEY_FRAME + 1 }, DDF_EINVAL },
 	{ "frame form with a family", { .form = DDF_KEY_FRAME, .family = 6 },
 	  DDF_EINVAL },
 	{ "frame form with a protocol selector",
@@ -691,6 +696,9 @@ DDF_TEST(ddf_key_bad_specs)
 			s.max_bytes = c->s.max_bytes;
 		s.payload_off = c->s.payload_off;
 		s.payload_len = c->s.payload_len;
+		s.decap = c->s.decap;
+		s.vxlan_port = c->s.vxlan_port;
+		s.geneve_port = c->s.geneve_port;
 		err = ddf_key_spec_validate(&s, &why);
 		DDF_EXPECT_MSG(t, err == c->err, "%s: %d, expected %d", c->desc,
 			       err, c->err);
