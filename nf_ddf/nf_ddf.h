@@ -64,8 +64,16 @@ struct nf_ddf_rule {
 	char name[DDF_NAME_MAX];
 	char iifname[IFNAMSIZ];
 	char oifname[IFNAMSIZ];
+	/*
+	 * Family netdev: the device's name, and the device while the hook is
+	 * on it. Both change under RTNL and the table's lock (nf_ddf_dev.c);
+	 * dumps read the name under dev_seq.
+	 */
+	char devname[IFNAMSIZ];
+	struct net_device *dev;
+	seqcount_t dev_seq;
 	u8 family; /* NFPROTO_* */
-	u8 hook; /* NF_INET_* or DDF_HOOK_NONE */
+	u8 hook; /* NF_INET_*, NF_NETDEV_*, or DDF_HOOK_NONE */
 	u8 l4proto; /* with has_l4proto; also in key.match */
 	bool has_l4proto;
 	bool hooked; /* ops is registered */
@@ -128,6 +136,13 @@ void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
 void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 			      struct ddf_stats *st);
 int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
+
+/* nf_ddf_dev.c: netdev rules and their devices */
+int nf_ddf_dev_attach(struct nf_ddf_rule *rule, struct net_device *dev);
+void nf_ddf_dev_detach(struct nf_ddf_rule *rule);
+void nf_ddf_dev_name(const struct nf_ddf_rule *rule, char *name, int *ifindex);
+int nf_ddf_dev_notifier_register(void);
+void nf_ddf_dev_notifier_unregister(void);
 
 /* nf_ddf_hook.c: the packet path */
 int nf_ddf_hook_register(struct nf_ddf_rule *rule);

@@ -63,6 +63,11 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 	bool dup;
 	int ret;
 
+	if (pf == NFPROTO_NETDEV) {
+		ret = nf_ddf_skb_hash_frame(&rule->key, skb, &rule->sipkey,
+					    rule->hash_alg, &h, NULL);
+		goto hashed;
+	}
 	if (!nf_ddf_dev_match(rule->iifname, in) ||
 	    !nf_ddf_dev_match(rule->oifname, out))
 		return false;
@@ -72,6 +77,7 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 	}
 	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
 			      &rule->sipkey, rule->hash_alg, &h, NULL);
+hashed:
 	switch (ret) {
 	case DDF_KEY_HASHED:
 		break;
@@ -136,17 +142,25 @@ bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
 	return nf_ddf_seen(rule, skb, pf, in, out, insert, NULL, NULL);
 }
 
+/*
+ * Put the rule on its hook: a netdev rule on its device's (none while
+ * detached, see nf_ddf_dev.c).
+ */
 int nf_ddf_hook_register(struct nf_ddf_rule *rule)
 {
 	int err;
 
 	if (rule->hook == DDF_HOOK_NONE)
 		return 0;
+	if (rule->family == NFPROTO_NETDEV && !rule->dev)
+		return 0;
+	memset(&rule->ops, 0, sizeof(rule->ops));
 	rule->ops.hook = nf_ddf_hook;
 	rule->ops.pf = rule->family;
 	rule->ops.hooknum = rule->hook;
 	rule->ops.priority = rule->priority;
 	rule->ops.priv = rule;
+	rule->ops.dev = rule->family == NFPROTO_NETDEV ? rule->dev : NULL;
 	err = nf_register_net_hook(rule->net, &rule->ops);
 	if (!err)
 		rule->hooked = true;

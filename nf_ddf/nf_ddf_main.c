@@ -4,7 +4,8 @@
  *
  * Named rules per network namespace (the table in nf_ddf_rule.c), set up
  * over the generic netlink family "ddf" (nf_ddf_netlink.c); each rule with
- * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c);
+ * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c),
+ * a netdev rule on its device's while the device is there (nf_ddf_dev.c);
  * the xtables match "ddf" (nf_ddf_xt.c) lets iptables ask a rule's filter.
  * A namespace going away takes its rules and their hooks with it.
  */
@@ -60,6 +61,10 @@ static int __init nf_ddf_init(void)
 	if (ret)
 		goto err_pernet;
 
+	ret = nf_ddf_dev_notifier_register();
+	if (ret)
+		goto err_notifier;
+
 	ret = nf_ddf_genl_register();
 	if (ret)
 		goto err_genl;
@@ -74,6 +79,8 @@ static int __init nf_ddf_init(void)
 err_xt:
 	nf_ddf_genl_unregister();
 err_genl:
+	nf_ddf_dev_notifier_unregister();
+err_notifier:
 	unregister_pernet_subsys(&nf_ddf_net_ops);
 	rcu_barrier(); /* rules freed by call_rcu() */
 err_pernet:
@@ -84,6 +91,7 @@ static void __exit nf_ddf_exit(void)
 {
 	nf_ddf_xt_unregister();
 	nf_ddf_genl_unregister();
+	nf_ddf_dev_notifier_unregister();
 	unregister_pernet_subsys(&nf_ddf_net_ops);
 	rcu_barrier(); /* rules freed by call_rcu() */
 	pr_info("unloaded\n");

@@ -7,7 +7,9 @@
  * the size caps and whether the named rule exists; each says why in the
  * extended ack.
  */
+#include <linux/netdevice.h>
 #include <linux/netfilter.h>
+#include <linux/rtnetlink.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
@@ -50,6 +52,7 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 	memcpy(rule->name, tmpl->name, sizeof(rule->name));
 	memcpy(rule->iifname, tmpl->iifname, sizeof(rule->iifname));
 	memcpy(rule->oifname, tmpl->oifname, sizeof(rule->oifname));
+	memcpy(rule->devname, tmpl->devname, sizeof(rule->devname));
 	rule->family = tmpl->family;
 	rule->hook = tmpl->hook;
 	rule->priority = tmpl->priority;
@@ -67,12 +70,49 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 	return 0;
 }
 
+/*
+ * A netdev rule's device, by name in the rule's namespace (RTNL held):
+ * NULL with the extended ack set when there is none.
+ */
+static struct net_device *nf_ddf_new_dev(struct nf_ddf_rule *rule,
+					 struct nlattr **attrs,
+					 struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = __dev_get_by_name(rule->net, rule->devname);
+
+	if (dev)
+		return dev;
+#ifdef NL_SET_ERR_MSG_FMT_MOD
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "no device %s in the rule's network namespace",
+			       rule->devname);
+#else
+	NL_SET_ERR_MSG_MOD(extack, "no such device in the rule's network namespace");
+#endif
+	NL_SET_BAD_ATTR(extack, attrs[DDF_A_DEV]);
+	return NULL;
+}
+
+/* Why a hook could not be registered, in words. */
+static void nf_ddf_insert_err(const struct nf_ddf_rule *rule, int err,
+			      struct netlink_ext_ack *extack)
+{
+	if (rule->family == NFPROTO_NETDEV && rule->hook == NF_NETDEV_EGRESS &&
+	    err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_MOD(extack, "this kernel has no netdev egress hook (CONFIG_NETFILTER_EGRESS)");
+	else if (rule->family == NFPROTO_NETDEV && err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_MOD(extack, "this kernel has no netdev ingress hook (CONFIG_NETFILTER_INGRESS)");
+	else
+		NL_SET_ERR_MSG_MOD(extack, "the netfilter hook cannot be registered");
+}
+
 static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct nf_ddf_rule *tmpl, *rule = NULL;
+	bool netdev;
 	const char *name;
 	int err;
 
@@ -88,6 +128,10 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto out;
 
+	/* a device comes and goes under RTNL: see nf_ddf_dev.c */
+	netdev = tmpl->family == NFPROTO_NETDEV;
+	if (netdev)
+		rtnl_lock();
 	mutex_lock(&dn->lock);
 	if (nf_ddf_rule_find(dn, tmpl->name)) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_NAME],
@@ -95,17 +139,28 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 		goto unlock;
 	}
+	if (netdev) {
+		tmpl->dev = nf_ddf_new_dev(tmpl, attrs, extack);
+		if (!tmpl->dev) {
+			err = -ENODEV;
+			goto unlock;
+		}
+	}
 	err = nf_ddf_rule_build(dn, tmpl, attrs[DDF_A_FILTER], &rule, extack);
 	if (err)
 		goto unlock;
+	rule->dev = tmpl->dev;
 	err = nf_ddf_rule_insert(dn, rule);
 	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "the netfilter hook cannot be registered");
+		nf_ddf_insert_err(rule, err, extack);
 		/* packets may be inside the undone IPv4 half of an inet hook */
+		rule->dev = NULL;
 		nf_ddf_rule_put(rule);
 	}
 unlock:
 	mutex_unlock(&dn->lock);
+	if (netdev)
+		rtnl_unlock();
 out:
 	kfree(tmpl);
 	return err;
@@ -221,6 +276,13 @@ static int nf_ddf_fill_key(struct sk_buff *skb, const struct ddf_key_spec *k)
 	    (k->form == DDF_KEY_TYPE_PACKET &&
 	     (nla_put_u32(skb, DDF_KEY_A_IGNORE, k->ignore) ||
 	      nla_put_u32(skb, DDF_KEY_A_MAX_BYTES, k->max_bytes))) ||
+	    (k->form != DDF_KEY_TYPE_PACKET && (k->ignore & DDF_KI_L2) &&
+	     nla_put_u32(skb, DDF_KEY_A_IGNORE, k->ignore & DDF_KI_L2)) ||
+	    nf_ddf_put_u32_nz(skb, DDF_KEY_A_DECAP, k->decap) ||
+	    (k->vxlan_port &&
+	     nla_put_u16(skb, DDF_KEY_A_VXLAN_PORT, k->vxlan_port)) ||
+	    (k->geneve_port &&
+	     nla_put_u16(skb, DDF_KEY_A_GENEVE_PORT, k->geneve_port)) ||
 	    (k->payload_len &&
 	     (nla_put_u16(skb, DDF_KEY_A_PAYLOAD_OFF, k->payload_off) ||
 	      nla_put_u16(skb, DDF_KEY_A_PAYLOAD_LEN, k->payload_len))))
@@ -308,6 +370,21 @@ static int nf_ddf_fill_stats(struct sk_buff *skb,
 	return 0;
 }
 
+/* A netdev rule's device: its name, and its index (0: gone). */
+static int nf_ddf_fill_dev(struct sk_buff *skb, const struct nf_ddf_rule *rule)
+{
+	char name[IFNAMSIZ];
+	int ifindex;
+
+	if (rule->family != NFPROTO_NETDEV)
+		return 0;
+	nf_ddf_dev_name(rule, name, &ifindex);
+	if (nla_put_string(skb, DDF_A_DEV, name) ||
+	    nla_put_u32(skb, DDF_A_DEV_IFINDEX, ifindex))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 			    u32 portid, u32 seq, int flags)
 {
@@ -327,6 +404,7 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 	     nla_put_string(skb, DDF_A_OIFNAME, rule->oifname)) ||
 	    (rule->has_l4proto &&
 	     nla_put_u8(skb, DDF_A_L4PROTO, rule->l4proto)) ||
+	    nf_ddf_fill_dev(skb, rule) ||
 	    nf_ddf_fill_key(skb, &rule->key) ||
 	    nf_ddf_fill_filter(skb, rule) ||
 	    nf_ddf_fill_action(skb, rule) ||

@@ -93,6 +93,24 @@ static int nf_ddf_parse_key(struct nf_ddf_rule *rule, struct nlattr *nest,
 			spec->payload_off = nla_get_u16(tb[DDF_KEY_A_PAYLOAD_OFF]);
 		if (tb[DDF_KEY_A_PAYLOAD_LEN])
 			spec->payload_len = nla_get_u16(tb[DDF_KEY_A_PAYLOAD_LEN]);
+		spec->decap = nf_ddf_get_u32(tb, DDF_KEY_A_DECAP, 0);
+		if (tb[DDF_KEY_A_VXLAN_PORT])
+			spec->vxlan_port = nla_get_u16(tb[DDF_KEY_A_VXLAN_PORT]);
+		if (tb[DDF_KEY_A_GENEVE_PORT])
+			spec->geneve_port = nla_get_u16(tb[DDF_KEY_A_GENEVE_PORT]);
+	}
+	if (rule->family != NFPROTO_NETDEV) {
+		/* an IP hook's packet starts at its IP header */
+		if (spec->form == DDF_KEY_FRAME) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "key frame needs family netdev: IP hooks see packets from their IP header on");
+			return -EINVAL;
+		}
+		if (spec->ignore & DDF_KI_L2) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "ignore vlan and mac need family netdev: IP hooks see no link layer");
+			return -EINVAL;
+		}
 	}
 	err = ddf_key_spec_validate(spec, &why);
 	if (err) {
@@ -203,12 +221,48 @@ static int nf_ddf_parse_action(struct nf_ddf_rule *rule, struct nlattr *nest,
 	return 0;
 }
 
+/* A netdev rule: a device, an ingress or egress hook, no selectors. */
+static int nf_ddf_check_netdev(const struct nf_ddf_rule *rule,
+			       struct nlattr **attrs,
+			       struct netlink_ext_ack *extack)
+{
+	if (rule->family != NFPROTO_NETDEV) {
+		if (attrs[DDF_A_DEV]) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_DEV],
+					    "a device binds a rule of family netdev; IP families select with iif and oif");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!rule->devname[0]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_FAMILY],
+				    "family netdev needs a device (DDF_A_DEV)");
+		return -EINVAL;
+	}
+	if (rule->hook != NF_NETDEV_INGRESS && rule->hook != NF_NETDEV_EGRESS) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK],
+				    "family netdev has hooks ingress and egress");
+		return -EINVAL;
+	}
+	if (rule->iifname[0] || rule->oifname[0]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_IIFNAME] ?
+					    attrs[DDF_A_IIFNAME] :
+					    attrs[DDF_A_OIFNAME],
+				    "a netdev rule sees its device's packets only: no iif or oif");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* An interface selector needs a hook where the packet has that interface. */
 static int nf_ddf_check_selectors(const struct nf_ddf_rule *rule,
 				  struct nlattr **attrs,
 				  struct netlink_ext_ack *extack)
 {
 	u8 hook = rule->hook;
+
+	if (rule->family == NFPROTO_NETDEV)
+		return nf_ddf_check_netdev(rule, attrs, extack);
 
 	if (rule->iifname[0] && hook != DDF_HOOK_NONE &&
 	    hook != NF_INET_PRE_ROUTING && hook != NF_INET_LOCAL_IN &&
@@ -239,18 +293,23 @@ int nf_ddf_rule_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
 	tmpl->family = attrs[DDF_A_FAMILY] ? nla_get_u8(attrs[DDF_A_FAMILY]) :
 					     NFPROTO_INET;
 	tmpl->hook = attrs[DDF_A_HOOK] ? nla_get_u8(attrs[DDF_A_HOOK]) :
-					 NF_INET_PRE_ROUTING;
+		     tmpl->family == NFPROTO_NETDEV ? NF_NETDEV_INGRESS :
+						      NF_INET_PRE_ROUTING;
 	switch (tmpl->family) {
 	case NFPROTO_INET:
 	case NFPROTO_IPV4:
 	case NFPROTO_IPV6:
+	case NFPROTO_NETDEV:
 		break;
 	default:
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_FAMILY],
-				    "family must be ip, ip6 or inet");
+				    "family must be ip, ip6, inet or netdev");
 		return -EINVAL;
 	}
-	if (tmpl->hook > NF_INET_POST_ROUTING && tmpl->hook != DDF_HOOK_NONE) {
+	if (attrs[DDF_A_DEV])
+		nla_strscpy(tmpl->devname, attrs[DDF_A_DEV], IFNAMSIZ);
+	if (tmpl->family != NFPROTO_NETDEV &&
+	    tmpl->hook > NF_INET_POST_ROUTING && tmpl->hook != DDF_HOOK_NONE) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK], "unknown hook");
 		return -EINVAL;
 	}

@@ -25,6 +25,11 @@ static struct netlink_range_validation nf_ddf_window_ns_range = {
 	.max = DDF_MAX_WINDOW_NS,
 };
 
+static struct netlink_range_validation nf_ddf_port_range = {
+	.min = 1,
+	.max = 65535,
+};
+
 const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1] = {
 	[DDF_KEY_A_FORM] = NLA_POLICY_MAX(NLA_U8, __DDF_KEY_TYPE_MAX - 1),
 	[DDF_KEY_A_FIELDS] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_FIELD_ALL),
@@ -35,6 +40,11 @@ const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1] = {
 		NLA_POLICY_MAX(NLA_U16, DDF_KEY_PAYLOAD_LIMIT - 1),
 	[DDF_KEY_A_PAYLOAD_LEN] =
 		NLA_POLICY_RANGE(NLA_U16, 1, DDF_KEY_PAYLOAD_LIMIT),
+	[DDF_KEY_A_DECAP] = NLA_POLICY_MASK(NLA_U32, __DDF_KEY_DECAP_ALL),
+	[DDF_KEY_A_VXLAN_PORT] =
+		NLA_POLICY_FULL_RANGE(NLA_U16, &nf_ddf_port_range),
+	[DDF_KEY_A_GENEVE_PORT] =
+		NLA_POLICY_FULL_RANGE(NLA_U16, &nf_ddf_port_range),
 };
 
 const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1] = {
@@ -86,4 +96,6 @@ const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_ACTION] = NLA_POLICY_NESTED(nf_ddf_action_policy),
 	[DDF_A_STATS] = { .type = NLA_REJECT }, /* reply only */
 	[DDF_A_RESET_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DDF_RESET_F_ALL),
+	[DDF_A_DEV] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[DDF_A_DEV_IFINDEX] = { .type = NLA_REJECT }, /* reply only */
 };

@@ -65,6 +65,7 @@ struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 		return NULL;
 	refcount_set(&rule->refs, 1);
 	seqcount_init(&rule->zero_seq);
+	seqcount_init(&rule->dev_seq);
 	rule->params = *params;
 	rule->mem_bytes = mem_bytes;
 	fm = nf_ddf_fmem_new(params, mem_bytes);

@@ -7,6 +7,9 @@
 #ifndef NF_DDF_SKB_H
 #define NF_DDF_SKB_H
 
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
 
@@ -14,7 +17,7 @@
 
 struct nf_ddf_skb_ctx {
 	const struct sk_buff *skb;
-	unsigned int nhoff; /* offset of the IP header in skb->data */
+	int nhoff; /* where the reader starts, from skb->data (MAC: < 0) */
 };
 
 static inline const void *nf_ddf_skb_read(void *ctx, u32 off, u32 len,
@@ -22,7 +25,7 @@ static inline const void *nf_ddf_skb_read(void *ctx, u32 off, u32 len,
 {
 	const struct nf_ddf_skb_ctx *c = ctx;
 
-	return skb_header_pointer(c->skb, c->nhoff + off, len, buf);
+	return skb_header_pointer(c->skb, c->nhoff + (int)off, len, buf);
 }
 
 /*
@@ -62,6 +65,37 @@ static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
 
 	return ddf_key_hash(spec, nf_ddf_skb_read, &ctx, l3len, key, hashfn,
 			    out, info);
+}
+
+/*
+ * Hash the frame of a netdev hook under spec, as ddf_key_hash_link(): an
+ * Ethernet device's frame from its MAC header (behind skb->data at
+ * ingress, at it at egress), with a tag the device or the stack took out
+ * of it; any other device's packet from its network header.
+ */
+static inline int nf_ddf_skb_hash_frame(const struct ddf_key_spec *spec,
+					const struct sk_buff *skb,
+					const struct ddf_sipkey *key, u32 hashfn,
+					struct ddf_hash *out,
+					struct ddf_key_info *info)
+{
+	struct ddf_key_link lk = { DDF_LINK_NONE, 0, 0 };
+	struct nf_ddf_skb_ctx ctx = { .skb = skb };
+	int off = skb_network_offset(skb), len;
+
+	if (skb->dev && skb->dev->type == ARPHRD_ETHER &&
+	    skb_mac_header_was_set(skb) && skb_mac_offset(skb) <= 0) {
+		lk.type = DDF_LINK_ETHER;
+		off = skb_mac_offset(skb);
+		if (skb_vlan_tag_present(skb)) {
+			lk.vlan_proto = ntohs(skb->vlan_proto);
+			lk.vlan_tci = skb_vlan_tag_get(skb);
+		}
+	}
+	ctx.nhoff = off;
+	len = (int)skb->len - off;
+	return ddf_key_hash_link(spec, &lk, nf_ddf_skb_read, &ctx,
+				 len > 0 ? (u32)len : 0, key, hashfn, out, info);
 }
 
 #endif /* NF_DDF_SKB_H */

@@ -20,7 +20,8 @@
 static const char *ddf_mt_family(u8 family)
 {
 	return family == NFPROTO_IPV4 ? "iptables (family ip)" :
-					"ip6tables (family ip6)";
+	       family == NFPROTO_IPV6 ? "ip6tables (family ip6)" :
+					"its device (family netdev)";
 }
 
 static int ddf_mt_check(const struct xt_mtchk_param *par)
