@@ -410,8 +410,18 @@ DDF_TEST(ddf_link_frames)
 }
 
 /* The tunnels, each against its inner packet keyed alone. */
-enum { TL_VXLAN, TL_GENEVE_ETH, TL_GENEVE_IP, TL_GRE_IP, TL_GRETAP,
-       TL_ERSPAN1, TL_ERSPAN2, TL_ERSPAN3, TL_GTPU, TL_NTUN };
+enum {
+	TL_VXLAN,
+	TL_GENEVE_ETH,
+	TL_GENEVE_IP,
+	TL_GRE_IP,
+	TL_GRETAP,
+	TL_ERSPAN1,
+	TL_ERSPAN2,
+	TL_ERSPAN3,
+	TL_GTPU,
+	TL_NTUN
+};
 
 static const char *const tl_tun_names[TL_NTUN] = {
 	"vxlan", "geneve (ethernet)", "geneve (ip)", "gre (ip)", "gretap",
