@@ -78,9 +78,11 @@ static void nf_ddf_dev_event_rule(struct nf_ddf_rule *rule,
 			nf_ddf_dev_detach(rule);
 		break;
 	case NETDEV_CHANGENAME:
-		if (rule->dev == dev)
+		if (rule->dev == dev) {
 			nf_ddf_dev_set(rule, dev);
-		break;
+			break;
+		}
+		fallthrough; /* renamed to the name a detached rule waits for */
 	case NETDEV_REGISTER:
 		if (rule->dev || strncmp(rule->devname, dev->name, IFNAMSIZ))
 			break;
