@@ -10,7 +10,9 @@
  * UDP socket: the kernel reassembles fragments and drops bad checksums
  * before the socket sees them, so its counts also prove the packets valid.
  * "replay" sends the IP packets of a pcap file's records the same way, so
- * the kernel can be shown a capture that ddfctl replay decides offline.
+ * the kernel can be shown a capture that ddfctl replay decides offline;
+ * "replay -E" sends each record whole (SOCK_RAW), as a mirror port would
+ * deliver it: foreign MAC addresses, VLAN tags, tunnels.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -83,9 +85,12 @@ static const char recv_usage[] =
 
 static const char replay_usage[] =
 	"usage: ddfpkt replay -i IFACE -m MAC [-k K] [-S] [-W USEC] FILE\n"
+	"       ddfpkt replay -E -i IFACE [-k K] [-S] [-W USEC] FILE\n"
 	"  the IP packet of every record of the pcap FILE, as send sends them\n"
 	"  (link types Ethernet, VLAN tags skipped, Linux cooked SLL and SLL2,\n"
 	"  raw IP); records with no IP packet are not sent\n"
+	"  -E               every record as it is, a whole Ethernet frame (link\n"
+	"                   type Ethernet): MAC addresses, tags and all\n"
 	"  -i IFACE -m MAC  the interface and the destination MAC\n"
 	"  -k K             only record K (from 1)\n"
 	"  -S               step: one record per line read on stdin, then\n"
@@ -367,21 +372,14 @@ static size_t build_packet(const struct send_opts *o, uint32_t i, uint8_t ttl,
 	return hlen + len;
 }
 
-static void send_packet(int fd, const struct send_opts *o,
-			const struct path *p, const uint8_t *pkt, size_t len)
+/* One write on an AF_PACKET socket to @sll, as many times as ENOBUFS asks. */
+static void send_ll(int fd, const struct sockaddr_ll *sll, const char *ifname,
+		    const uint8_t *buf, size_t len, const char *hint)
 {
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(o->family == AF_INET ?
-				      ETH_P_IP : ETH_P_IPV6),
-		.sll_ifindex = p->ifindex,
-		.sll_halen = ETH_ALEN,
-	};
 	unsigned int tries = 0;
 
-	memcpy(sll.sll_addr, p->mac, ETH_ALEN);
-	while (sendto(fd, pkt, len, 0, (struct sockaddr *)&sll,
-		      sizeof(sll)) != (ssize_t)len) {
+	while (sendto(fd, buf, len, 0, (const struct sockaddr *)sll,
+		      sizeof(*sll)) != (ssize_t)len) {
 		if (errno == EINTR)
 			continue;
 		/*
@@ -395,10 +393,41 @@ static void send_packet(int fd, const struct send_opts *o,
 			continue;
 		}
 		if (errno == EMSGSIZE)
-			sys_err("a packet of %zu bytes does not fit %s (fragment with -F)",
-				len, p->ifname);
-		sys_err("sending on %s", p->ifname);
+			sys_err("a packet of %zu bytes does not fit %s%s",
+				len, ifname, hint);
+		sys_err("sending on %s", ifname);
 	}
+}
+
+static void send_packet(int fd, const struct send_opts *o,
+			const struct path *p, const uint8_t *pkt, size_t len)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(o->family == AF_INET ?
+				      ETH_P_IP : ETH_P_IPV6),
+		.sll_ifindex = p->ifindex,
+		.sll_halen = ETH_ALEN,
+	};
+
+	memcpy(sll.sll_addr, p->mac, ETH_ALEN);
+	send_ll(fd, &sll, p->ifname, pkt, len, " (fragment with -F)");
+}
+
+/*
+ * A whole Ethernet frame as captured, MAC addresses and tags included
+ * (SOCK_RAW): the receiving side sees exactly these bytes.
+ */
+static void send_frame(int fd, const struct path *p, const uint8_t *frame,
+		       size_t len)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(get16(frame + 12)),
+		.sll_ifindex = p->ifindex,
+	};
+
+	send_ll(fd, &sll, p->ifname, frame, len, "");
 }
 
 /* All packets of one copy of a datagram on path @p; returns how many. */
@@ -685,15 +714,18 @@ static int cmd_replay(int argc, char **argv)
 	unsigned long only = 0, gap = 0, index = 0, sent = 0, not_ip = 0;
 	struct pcap_file f;
 	const uint8_t *rec;
-	bool mac_set = false, step = false;
+	bool mac_set = false, step = false, frames = false;
 	char line[64];
 	uint32_t len;
 	int c, fd;
 
 	cmd = "ddfpkt replay";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:m:k:SW:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":Ei:m:k:SW:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'E':
+			frames = true;
+			break;
 		case 'i':
 			o.path[0].ifname = optarg;
 			o.path[0].ifindex = parse_ifname(c, optarg);
@@ -720,10 +752,17 @@ static int cmd_replay(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		usage_err("wants one pcap FILE");
-	if (!o.path[0].ifname || !mac_set)
+	if (frames && mac_set)
+		usage_err("-E sends the frames' own MAC addresses: no -m");
+	if (frames && !o.path[0].ifname)
+		usage_err("-i IFACE is required");
+	if (!o.path[0].ifname || (!mac_set && !frames))
 		usage_err("-i IFACE and -m MAC are required");
 	pcap_open(&f, argv[optind]);
-	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
+	if (frames && f.linktype != 1)
+		usage_err("-E sends Ethernet frames: '%s' has link type %u",
+			  argv[optind], f.linktype);
+	fd = socket(AF_PACKET, frames ? SOCK_RAW : SOCK_DGRAM, 0);
 	if (fd < 0)
 		sys_err("an AF_PACKET socket (root or CAP_NET_RAW needed)");
 	while (pcap_next(&f, &rec, &len)) {
@@ -733,8 +772,18 @@ static int cmd_replay(int argc, char **argv)
 			continue;
 		if (step && !fgets(line, sizeof(line), stdin))
 			break;
-		l3 = record_l3(f.linktype, rec, len);
-		if (l3 < 0 || (uint32_t)l3 >= len ||
+		l3 = frames ? 0 : record_l3(f.linktype, rec, len);
+		if (frames && len < ETH_HLEN) {
+			usage_err("record %lu is shorter than an Ethernet header",
+				  index);
+		} else if (frames) {
+			if (sent && gap)
+				sleep_us(gap);
+			send_frame(fd, &o.path[0], rec, len);
+			sent++;
+			if (step)
+				printf("%lu sent\n", index);
+		} else if (l3 < 0 || (uint32_t)l3 >= len ||
 		    (rec[l3] >> 4 != 4 && rec[l3] >> 4 != 6)) {
 			not_ip++;
 			if (step)
@@ -755,8 +804,13 @@ static int cmd_replay(int argc, char **argv)
 	free(f.data);
 	if (only && index < only)
 		usage_err("the capture has no record %lu", only);
-	fprintf(step ? stderr : stdout,
-		"ddfpkt: sent %lu packets, %lu records not IP\n", sent, not_ip);
+	if (frames)
+		fprintf(step ? stderr : stdout, "ddfpkt: sent %lu frames\n",
+			sent);
+	else
+		fprintf(step ? stderr : stdout,
+			"ddfpkt: sent %lu packets, %lu records not IP\n", sent,
+			not_ip);
 	return 0;
 }
 
