@@ -4,9 +4,10 @@
 # the kernel unpacks one after the other:
 #
 #   initramfs.sh base OUT.cpio
-#	busybox, bash, iproute2, iptables (legacy and nft), nft, kmod, the
-#	shared libraries ldd lists and the xtables extensions, all copied from
-#	this machine; /init (tests/qemu/init.sh) and the test scripts.
+#	busybox, bash, iproute2, iptables (legacy and nft), nft, kmod,
+#	tcpdump, the shared libraries ldd lists and the xtables extensions,
+#	all copied from this machine; what make builds in $DDF_BUILD; /init
+#	(tests/qemu/init.sh) and the test scripts.
 #   initramfs.sh kernel OUT.cpio RELEASE|- KO_DIR LANE_CONF
 #	one kernel's part: its networking modules (RELEASE from /lib/modules,
 #	or - for a kernel without modules), our .ko files and the lane's
@@ -84,28 +85,36 @@ base() {
 	echo "root:x:0:" >"$root/etc/group"
 
 	# ddfctl, the rule tool the integration scripts drive (make builds it).
-	[ -x "$DDF_ROOT/build/ddfctl" ] ||
+	[ -x "$DDF_BUILD/ddfctl" ] ||
 		die "initramfs: build/ddfctl is missing (run make first)"
-	copy_bin "$root" "$DDF_ROOT/build/ddfctl"
-	cp "$DDF_ROOT/build/ddfctl" "$root/usr/bin/ddfctl"
+	copy_bin "$root" "$DDF_BUILD/ddfctl"
+	cp "$DDF_BUILD/ddfctl" "$root/usr/bin/ddfctl"
 	# ddfpkt, which sends the duplicates and counts what arrived.
-	[ -x "$DDF_ROOT/build/ddfpkt" ] ||
+	[ -x "$DDF_BUILD/ddfpkt" ] ||
 		die "initramfs: build/ddfpkt is missing (run make first)"
-	copy_bin "$root" "$DDF_ROOT/build/ddfpkt"
-	cp "$DDF_ROOT/build/ddfpkt" "$root/usr/bin/ddfpkt"
+	copy_bin "$root" "$DDF_BUILD/ddfpkt"
+	cp "$DDF_BUILD/ddfpkt" "$root/usr/bin/ddfpkt"
 	# libxt_ddf.so, the iptables extension of the match "ddf" (make
 	# builds it); tests/netns/xt.sh sets XTABLES_LIBDIR=/ddf/xtables:$xt.
-	if [ -e "$DDF_ROOT/build/libxt_ddf.so" ]; then
+	if [ -e "$DDF_BUILD/libxt_ddf.so" ]; then
 		mkdir -p "$root/ddf/xtables"
-		copy_bin "$root" "$DDF_ROOT/build/libxt_ddf.so"
-		cp "$DDF_ROOT/build/libxt_ddf.so" "$root/ddf/xtables/"
+		copy_bin "$root" "$DDF_BUILD/libxt_ddf.so"
+		cp "$DDF_BUILD/libxt_ddf.so" "$root/ddf/xtables/"
 	else
 		log "initramfs: no build/libxt_ddf.so (run make): xt.sh will fail"
 	fi
+	# ddf_spangen, the mirror port's traffic of tests/netns/span.sh, and
+	# tcpdump, which captures what a rule lets through there.
+	[ -x "$DDF_BUILD/ddf_spangen" ] ||
+		die "initramfs: build/ddf_spangen is missing (run make first)"
+	copy_bin "$root" "$DDF_BUILD/ddf_spangen"
+	cp "$DDF_BUILD/ddf_spangen" "$root/usr/bin/ddf_spangen"
+	tcpdump=$(command -v tcpdump || echo /usr/bin/tcpdump)
+	copy_bin "$root" "$tcpdump"
 	# the capture tests/netns/replay.sh replays (make builds it)
-	[ -e "$DDF_ROOT/build/replay.pcap" ] ||
+	[ -e "$DDF_BUILD/replay.pcap" ] ||
 		die "initramfs: build/replay.pcap is missing (run make first)"
-	cp "$DDF_ROOT/build/replay.pcap" "$root/ddf/tests/"
+	cp "$DDF_BUILD/replay.pcap" "$root/ddf/tests/"
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"
@@ -121,7 +130,7 @@ base() {
 	for f in "$DDF_ROOT"/tests/robust/*.sh "$DDF_ROOT"/tests/robust/*.bash; do
 		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/robust/"; fi
 	done
-	for f in "$DDF_ROOT"/build/robust/*; do
+	for f in "$DDF_BUILD"/robust/*; do
 		if [ -x "$f" ]; then
 			copy_bin "$root" "$f"
 			cp "$f" "$root/usr/bin/"
