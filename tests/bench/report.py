@@ -32,6 +32,9 @@ NAMES = {
     "nftset-5t": "nft set dedup, same fields",
     "ipt": "iptables-legacy, an empty rule (mangle)",
     "ipt-pkt": "iptables-legacy -m ddf, apbbf, key packet (mangle)",
+    "nd-pkt": "ddf apbbf, key packet, netdev ingress",
+    "nd-novlan": "ddf apbbf, key packet, ignore vlan, netdev ingress",
+    "nd-vxlan": "ddf apbbf, decap vxlan, netdev ingress (UDP to 4789)",
 }
 ORDER = list(NAMES)
 # the plot's x labels: short enough to stay inside the picture
@@ -44,6 +47,9 @@ SHORT = {
     "nftset-5t": "nft set dedup",
     "ipt": "iptables, empty",
     "ipt-pkt": "iptables -m ddf",
+    "nd-pkt": "netdev, packet",
+    "nd-novlan": "netdev, no vlan",
+    "nd-vxlan": "netdev, vxlan",
 }
 
 

@@ -30,7 +30,7 @@ if [ "$mode" = smoke ] && [ $rc = 0 ]; then
 		d = json.load(open(sys.argv[1]))
 		rows = {r["config"]: r for r in d["results"]}
 		bad = [] if d["complete"] else ["the run did not finish"]
-		for c in ("base", "nft", "apbbf-pkt"):
+		for c in ("base", "nft", "apbbf-pkt", "nd-pkt"):
 		    r = rows.get(c)
 		    if not r or r["rounds"] != d["info"]["rounds"]:
 		        bad.append("%s: missing or short of rounds" % c)

@@ -28,7 +28,7 @@
 # counts (packets per 10^9 instructions), exact and repeatable whatever the
 # host's load; cache misses cost nothing there (TCG has no cache model).
 #
-#   DDF_BENCH           full | smoke (a few seconds, base + nft + apbbf)
+#   DDF_BENCH           full | smoke (a few seconds, base + nft + apbbf + netdev apbbf)
 #   DDF_BENCH_ROUNDS    rounds per window (3; smoke 2)
 #   DDF_BENCH_SECONDS   traffic per measurement, about (1), in guest time
 #   DDF_BENCH_WINDOWS   packet windows ("10000 1000000 10000000")
@@ -83,10 +83,11 @@ mem_used() {
 		END { printf "%d", (t - f) * 1024 }' /proc/meminfo
 }
 
-# mkns NAME SIZE: a namespace with d0 and pktgen on it, packets of SIZE
-# bytes (pktgen's pkt_size: the frame and its 4-byte CRC).
+# mkns NAME SIZE CONFIG: a namespace with d0 and pktgen on it, packets of
+# SIZE bytes (pktgen's pkt_size: the frame and its 4-byte CRC).
 mkns() {
-	local ns=bench-$1 mac
+	local ns=bench-$1 mac dport=9
+	[ "${3:-}" != nd-vxlan ] || dport=4789
 	ip netns add "$ns"
 	ip netns exec "$ns" sh -c '
 		echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
@@ -120,8 +121,8 @@ mkns() {
 		pg $d "udp_src_min 1"
 		pg $d "udp_src_max 65535"
 		pg $d "flag UDPSRC_RND"
-		pg $d "udp_dst_min 9"
-		pg $d "udp_dst_max 9"
+		pg $d "udp_dst_min '"$dport"'"
+		pg $d "udp_dst_max '"$dport"'"
 		pg $d "flag NO_TIMESTAMP"'
 }
 
@@ -156,6 +157,14 @@ rule() {
 	ipt-pkt) NS "$n" ddfctl rule add b family ip hook none \
 		filter apbbf window "$w" fpr $fpr action count &&
 		NS "$n" iptables-legacy -w -t mangle -A PREROUTING -m ddf --ddf-rule b ;;
+	nd-pkt) NS "$n" ddfctl rule add b family netdev hook ingress dev d0 \
+		priority 0 filter apbbf window "$w" fpr $fpr action count ;;
+	nd-novlan) NS "$n" ddfctl rule add b family netdev hook ingress dev d0 \
+		priority 0 filter apbbf window "$w" fpr $fpr action count \
+		ignore ttl,ipv4csum,vlan ;;
+	nd-vxlan) NS "$n" ddfctl rule add b family netdev hook ingress dev d0 \
+		priority 0 filter apbbf window "$w" fpr $fpr action count \
+		decap vxlan ;;
 	apbbf-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count $key5 ;;
 	qqhtd-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
@@ -248,7 +257,7 @@ group() {
 
 	for c in $cfgs; do
 		IFS=: read -r n cfg sz <<<"$c"
-		mkns "$n" "$sz"
+		mkns "$n" "$sz" "$cfg"
 	done
 	# packets per measurement: DDF_BENCH_SECONDS at the rate without a rule
 	r=$(send "${1%%:*}" 20000)
@@ -347,12 +356,16 @@ emit "{\"type\":\"info\",\"kernel\":\"$(uname -r)\",\"mode\":\"$DDF_BENCH\",\"cl
 for w in $DDF_BENCH_WINDOWS; do
 	say "window $w"
 	if [ "$DDF_BENCH" = smoke ]; then
-		group "$w" "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64"
+		group "$w" "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64" \
+			"nd-$w:nd-pkt:64"
 		continue
 	fi
 	set -- "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64" \
 		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64" \
 		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
+	[ "$w" != 1000000 ] ||
+		set -- "$@" "nd-$w:nd-pkt:64" "nv-$w:nd-novlan:64" \
+			"nx-$w:nd-vxlan:64"
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
 done
