@@ -103,6 +103,9 @@ struct filter_words {
 	const char *window, *fpr, *memory;
 	bool fpr_last, shape;
 };
+/* parse_filter.c: cmd and name for the sentences */
+int check_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
+		       const char *cmd, const char *name);
 int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 		       const char *name);
 int parse_fpr(const char *s, double *out);
