@@ -55,6 +55,19 @@ same "key fields" "$_ddfctl_key_fields" \
 	"$("$CTL" -n rule add x key '?' 2>&1 | sed -n 2p)"
 same "ignore fields" "$_ddfctl_ignores" \
 	"$("$CTL" -n rule add x ignore '?' 2>&1 | sed -n 2p)"
+same tunnels "$_ddfctl_decaps" \
+	"$("$CTL" -n rule add x decap '?' 2>&1 | sed -n 2p)"
+# the hooks of each family: each taken in it, together all the hooks
+same "hooks of the IP families and of netdev" \
+	"$_ddfctl_inet_hooks $_ddfctl_netdev_hooks" "$_ddfctl_hooks none"
+for h in $_ddfctl_inet_hooks; do
+	"$CTL" -n rule add x family ip window 1 hook "$h" >/dev/null 2>&1 &&
+		ok || bad "family ip refuses hook $h"
+done
+for h in $_ddfctl_netdev_hooks; do
+	"$CTL" -n rule add x family netdev dev e window 1 hook "$h" \
+		>/dev/null 2>&1 && ok || bad "family netdev refuses hook $h"
+done
 same commands "$_ddfctl_commands" \
 	"$("$CTL" --help | sed -n '/^commands:/,/^[^ ]/p' |
 		sed -n 's/^  \([a-z]*\) .*/\1/p' | sort -u)"
@@ -116,20 +129,28 @@ expect "ddfctl -j -n st" "stats"
 expect "ddfctl rule " "add del reset flush"
 expect "ddfctl rule add x filter a" "apbf apbbf a2"
 expect "ddfctl rule add x filter " "$_ddfctl_kinds"
-expect "ddfctl rule add x hook " "prerouting input forward output postrouting none"
+expect "ddfctl rule add x hook " "prerouting input forward output postrouting ingress egress none"
+expect "ddfctl rule add x family netdev hook " "ingress egress none"
+expect "ddfctl rule add x family ip6 window 10 hook " "prerouting input forward output postrouting none"
 expect "ddfctl rule add x family i" "ip ip6 inet"
+expect "ddfctl rule add x family " "ip ip6 inet netdev"
 expect "ddfctl rule add x proto icmp" "icmp icmpv6"
 expect "ddfctl rule add x hash " "siphash13 siphash24"
 expect "ddfctl rule add x action " "drop count mark"
 expect "ddfctl rule add x ignore " "$_ddfctl_ignores none"
 expect "ddfctl rule add x ignore ttl,ipv4csum,d" "ttl,ipv4csum,dscp"
 expect "ddfctl rule add x ignore ttl," \
-	"ttl,ipv4csum ttl,dscp ttl,ecn ttl,ipid ttl,flowlabel ttl,l4csum"
+	"ttl,ipv4csum ttl,dscp ttl,ecn ttl,ipid ttl,flowlabel ttl,l4csum ttl,vlan ttl,mac"
+expect "ddfctl rule add x ignore v" "vlan"
+expect "ddfctl rule add x decap " "$_ddfctl_decaps none"
+expect "ddfctl rule add x decap g" "geneve gre gtpu"
+expect "ddfctl rule add x decap vxlan,g" "vxlan,geneve vxlan,gre vxlan,gtpu"
 expect "ddfctl rule add x key saddr,d" "saddr,daddr saddr,dport"
 expect "ddfctl rule add x key p" "packet payload proto"
 expect "ddfctl replay in.pcap key f" "frame"
+expect "ddfctl rule add x key f" "frame"
 expect "ddfctl rule add x window 1000 " \
-	"family hook priority iif oif proto key payload ignore max-bytes filter fpr memory shape seed hash action"
+	"family hook priority dev iif oif proto key payload ignore max-bytes decap filter fpr memory shape seed hash action"
 expect "ddfctl rule add x action mark 0x1/0x1 fi" "filter"
 expect "ddfctl rule add x action mark 0x1/0x1 a" ""
 expect "ddfctl rule add x action mark " ""

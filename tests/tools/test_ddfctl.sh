@@ -239,6 +239,38 @@ hash: needs an argument|-n rule add r window 100 hash
 'averyveryverylongifname'|-n rule add r window 100 iif averyveryverylongifname
 '1.5'|-n rule add r window 100 priority 1.5
 'frobnicate'|-n rule add r window 100 frobnicate
+'link'|-n rule add r window 100 family link
+'sideways'|-n rule add r window 100 family netdev dev eth0 hook sideways
+rule add: 'r' has family netdev: give dev DEV|-n rule add r window 100 family netdev
+hook: 'prerouting' is a hook of the IP families; family netdev has ingress, egress and none|-n rule add r window 100 hook prerouting family netdev dev eth0
+hook: 'ingress' is a hook of family netdev (a device's frames); family ip has|-n rule add r window 100 family ip hook ingress
+hook: 'egress' is a hook of family netdev|-n rule add r window 100 hook egress
+dev: 'eth0' binds a rule of family netdev to a device; family inet|-n rule add r window 100 dev eth0
+dev: 'eth0' binds a rule of family netdev to a device; family ip6|-n rule add r window 100 family ip6 dev eth0
+iif: 'eth1' is refused with family netdev|-n rule add r window 100 family netdev dev eth0 iif eth1
+oif: 'eth1' is refused with family netdev|-n rule add r window 100 oif eth1 family netdev dev eth0
+'averyveryverylongifname'|-n rule add r window 100 family netdev dev averyveryverylongifname
+'eth0:1'|-n rule add r window 100 family netdev dev eth0:1
+dev: needs an argument|-n rule add r window 100 family netdev dev
+key: 'frame' needs family netdev: IP hooks see packets from their IP header on|-n rule add r window 100 key frame
+key: 'frame' needs family netdev|-n rule add r window 100 family ip key frame
+ignore: 'vlan' needs family netdev: IP hooks never see the link layer|-n rule add r window 100 ignore ttl,ipv4csum,vlan
+ignore: 'mac' needs family netdev|-n rule add r window 100 family ip6 key saddr ignore mac
+ignore: 'ttl' masks bytes of 'key packet'; 'key frame' hashes every byte of the frame (its ignore words are vlan and mac)|-n rule add r window 100 family netdev dev eth0 key frame ignore vlan,ttl
+ignore: 'dscp' masks bytes of 'key packet'; with 'key saddr'|-n rule add r window 100 family netdev dev eth0 key saddr ignore vlan,dscp
+max-bytes: '64'|-n rule add r window 100 family netdev dev eth0 key frame max-bytes 64
+proto: 'udp' selects packets by their IP header|-n rule add r window 100 family netdev dev eth0 key frame proto udp
+'ipip' is not a tunnel|-n rule add r window 100 decap ipip
+decap: 'vxlan' is named twice in 'vxlan,gre,vxlan:8472'|-n rule add r window 100 decap vxlan,gre,vxlan:8472
+decap: '0' in 'vxlan:0' is not a UDP port (1 to 65535)|-n rule add r window 100 decap vxlan:0
+decap: '65536' in 'geneve:65536' is not a UDP port|-n rule add r window 100 decap geneve:65536
+decap: 'x' in 'vxlan:x' is not a UDP port|-n rule add r window 100 decap vxlan:x
+decap: 'gre:47': gre has no port to give|-n rule add r window 100 decap gre:47
+decap: 'none' is listed with tunnels in 'none,gre'|-n rule add r window 100 decap none,gre
+decap: vxlan and geneve are both on UDP port 6081|-n rule add r window 100 decap vxlan:6081,geneve
+decap: vxlan and gtpu are both on UDP port 2152|-n rule add r window 100 decap gtpu,vxlan:2152
+decap: ',' names no tunnel|-n rule add r window 100 decap ,
+decap: needs an argument|-n rule add r window 100 decap
 fpr: needs an argument|-n rule add r window 100 fpr
 'r'|-n rule add r
 10 bytes|-n rule add r window 1000 memory 10
@@ -322,6 +354,73 @@ done
 grep -q 'DDF_KEY_A_IGNORE' "$tmp/out" && bad "a field key sends no ignore" ||
 	ok
 
+# Test that a rule of family netdev sends family 5, its hook in that
+# family (ingress 0 by default, egress 1, none) and its device, and that
+# the key's link-layer ignore words and tunnels reach the request
+"$CTL" -n rule add cap family netdev dev eth1 window 1000 \
+	ignore ttl,ipv4csum,vlan decap vxlan:8472,gre action count >"$tmp/out"
+cat >"$tmp/want" <<'WANT'
+DDF_CMD_NEW
+  DDF_A_NAME "cap"
+  DDF_A_FAMILY 5 (netdev)
+  DDF_A_HOOK 0 (ingress)
+  DDF_A_DEV "eth1"
+  DDF_A_PRIORITY 0
+  DDF_A_KEY
+    DDF_KEY_A_FORM 0 (packet)
+    DDF_KEY_A_IGNORE 131 (ttl,ipv4csum,vlan)
+    DDF_KEY_A_MAX_BYTES 1500
+    DDF_KEY_A_DECAP 5 (vxlan,gre)
+    DDF_KEY_A_VXLAN_PORT 8472
+WANT
+sed -n '1,/VXLAN_PORT/p' "$tmp/out" | diff -u "$tmp/want" - && ok ||
+	bad "dry run of a netdev rule"
+while IFS='|' read -r words want1 want2; do
+	# shellcheck disable=SC2086
+	"$CTL" -n rule add n $words window 1000 >"$tmp/out" 2>&1
+	for w in "$want1" "$want2"; do
+		grep -qxF -- "$w" "$tmp/out" && ok ||
+			bad "rule add n $words: no '$w' in $(cat "$tmp/out")"
+	done
+done <<'LIST'
+family netdev dev eth1 hook egress|  DDF_A_HOOK 1 (egress)|  DDF_A_DEV "eth1"
+family netdev dev eth1 hook none priority -7|  DDF_A_HOOK 255 (none)|  DDF_A_PRIORITY -7
+family netdev dev eth1 key frame|    DDF_KEY_A_FORM 2 (frame)|    DDF_KEY_A_IGNORE 0 (none)
+family netdev dev eth1 key frame ignore vlan,mac|    DDF_KEY_A_FORM 2 (frame)|    DDF_KEY_A_IGNORE 384 (vlan,mac)
+family netdev dev eth1 key saddr,daddr ignore mac|    DDF_KEY_A_FIELDS 3 (saddr,daddr)|    DDF_KEY_A_IGNORE 256 (mac)
+family ip decap geneve:6090,erspan,gtpu|    DDF_KEY_A_DECAP 26 (geneve,erspan,gtpu)|    DDF_KEY_A_GENEVE_PORT 6090
+key saddr decap vxlan:4789|    DDF_KEY_A_FORM 1 (fields)|    DDF_KEY_A_DECAP 1 (vxlan)
+LIST
+# what is left out: max-bytes of key frame, the default port, decap none,
+# every netdev attribute of an inet rule
+while IFS='|' read -r words unwanted; do
+	# shellcheck disable=SC2086
+	"$CTL" -n rule add n $words window 1000 >"$tmp/out"
+	grep -q -- "$unwanted" "$tmp/out" &&
+		bad "rule add n $words sends $unwanted: $(cat "$tmp/out")" || ok
+done <<'LIST'
+family netdev dev e key frame|MAX_BYTES
+key saddr decap vxlan:4789|VXLAN_PORT
+decap geneve:6081|GENEVE_PORT
+decap none|DECAP
+family inet|DEV\|DECAP\|ingress
+key saddr,daddr|IGNORE
+LIST
+
+# Test that restore of a netdev rule's save line sends the request of the
+# rule add it came from (the lines as save writes them)
+while IFS='|' read -r words saved; do
+	# shellcheck disable=SC2086
+	"$CTL" -n rule add n $words >"$tmp/a"
+	echo "rule add n $saved" | "$CTL" -n restore >"$tmp/b"
+	diff -u "$tmp/a" "$tmp/b" >/dev/null && ok ||
+		bad "restore of '$saved' is not rule add $words: $(diff "$tmp/a" "$tmp/b")"
+done <<'LIST'
+family netdev dev eth1 window 100 shape k=3,l=10,m=7,block_bits=512,block_hashes=8|family netdev hook ingress dev eth1 priority 0 key packet ignore ttl,ipv4csum filter apbbf window 100 shape k=3,l=10,m=7,block_bits=512,block_hashes=8 action drop
+family netdev hook egress dev eth1 key frame ignore mac filter exact window 100|family netdev hook egress dev eth1 priority 0 key frame ignore mac filter exact window 100 action drop
+family netdev dev eth1 key saddr ignore vlan decap vxlan:8472,gtpu filter exact window 100|family netdev hook ingress dev eth1 priority 0 key saddr ignore vlan decap vxlan:8472,gtpu filter exact window 100 action drop
+LIST
+
 # Test that hash siphash24 travels as DDF_FILTER_A_HASH, and that the
 # default (SipHash-1-3) is left to the kernel
 "$CTL" -n rule add h window 1000 hash siphash24 >"$tmp/out"
@@ -399,6 +498,8 @@ line 2: rule add: needs a NAME|rule add a window 1000\nrule add\n
 line 3: rule 'a' is on line 1 already|rule add a window 1000\nrule add b window 10\nrule add a window 10\n
 line 2: window: '10' given, but sbf has no window|rule add a window 1000\nrule add b filter sbf window 10 memory 1M\n
 line 1: rule add: 'b' needs a window|rule add b filter exact shape k=1\n
+line 2: rule add: 'n' has family netdev: give dev DEV|rule add a window 1000\nrule add n family netdev hook ingress priority 0 window 1000\n
+line 1: key: 'frame' needs family netdev|rule add n family inet hook prerouting priority 0 key frame window 10\n
 TABLE
 
 # Test that a line too long for restore, or with too many words, is refused

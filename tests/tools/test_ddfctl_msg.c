@@ -327,6 +327,23 @@ static void test_saved_words(void)
 		{ "b filter bsbf memory 64K", " filter bsbf shape k=2,", "window" },
 		{ "b filter bsbfsd memory 64K", " filter bsbfsd shape k=2,", "window" },
 		{ "b filter rlbsbf memory 64K fpr 0.2", " filter rlbsbf shape k=", "window" },
+		/* family netdev: its hook's word and its dev, where it sits */
+		{ "n family netdev dev eth1 window 1000",
+		  "rule add n family netdev hook ingress dev eth1 priority 0 key packet ignore ttl,ipv4csum filter ",
+		  NULL },
+		{ "n family netdev hook egress dev eth1 key frame window 1000",
+		  " hook egress dev eth1 priority 0 key frame filter ", "ignore" },
+		{ "n family netdev dev eth1 key frame ignore mac window 1000",
+		  " key frame ignore mac filter ", NULL },
+		{ "n family netdev dev eth1 key saddr ignore vlan window 1000",
+		  " key saddr ignore vlan filter ", NULL },
+		{ "n family netdev dev eth1 key saddr window 1000", NULL, "ignore" },
+		/* decap: the tunnels, a port only when not the default */
+		{ "d decap vxlan:8472,gre window 1000", " decap vxlan:8472,gre filter ", NULL },
+		{ "d decap geneve:6081,vxlan:4789 window 1000", " decap vxlan,geneve filter ", NULL },
+		{ "d decap none window 1000", NULL, "decap" },
+		{ "d window 1000", NULL, "decap" },
+		{ "d family ip window 1000", " family ip hook prerouting priority 0 ", "dev" },
 	};
 
 	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -341,6 +358,167 @@ static void test_saved_words(void)
 		if (t[i].lacks)
 			CHECK(!strstr(text, t[i].lacks), "'%s' saves '%s' with '%s'",
 			      t[i].cmdline, text, t[i].lacks);
+		free(text);
+	}
+}
+
+/* The attribute of type t among those of set (len bytes at buf), or NULL */
+static const struct nlattr *find_attr(const void *buf, size_t len,
+				      unsigned int t)
+{
+	const struct nlattr *attr;
+
+	mnl_attr_for_each_payload(buf, len)
+		if (mnl_attr_get_type(attr) == t)
+			return attr;
+	return NULL;
+}
+
+/*
+ * Test that the request of a netdev rule carries family 5, hook 0
+ * (ingress), the device, and the key's tunnels with the ports that are not
+ * the default; and that the rules of the IP families send no device
+ */
+static void test_netdev_request(void)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh =
+		build("cap family netdev dev eth1 window 1000 ignore ttl,ipv4csum,vlan decap vxlan:8472,gre,geneve",
+		      buf);
+	const struct nlattr *a, *key;
+	const void *attrs, *kattrs;
+	size_t len, klen;
+
+	CHECK(nlh, "the netdev rule builds");
+	if (!nlh)
+		return;
+	attrs = (const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN;
+	len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - GENL_HDRLEN;
+	a = find_attr(attrs, len, DDF_A_FAMILY);
+	CHECK(a && mnl_attr_get_u8(a) == 5, "family: %d", a ? mnl_attr_get_u8(a) : -1);
+	a = find_attr(attrs, len, DDF_A_HOOK);
+	CHECK(a && mnl_attr_get_u8(a) == 0, "hook: %d", a ? mnl_attr_get_u8(a) : -1);
+	a = find_attr(attrs, len, DDF_A_DEV);
+	CHECK(a && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING) &&
+		      !strcmp(mnl_attr_get_str(a), "eth1"),
+	      "dev: %s", a ? mnl_attr_get_str(a) : "(none)");
+	CHECK(!find_attr(attrs, len, DDF_A_DEV_IFINDEX), "a request has no ifindex");
+	key = find_attr(attrs, len, DDF_A_KEY);
+	CHECK(key, "the netdev rule has a key");
+	if (!key)
+		return;
+	kattrs = mnl_attr_get_payload(key);
+	klen = mnl_attr_get_payload_len(key);
+	a = find_attr(kattrs, klen, DDF_KEY_A_IGNORE);
+	CHECK(a && mnl_attr_get_u32(a) == (DDF_KEY_IGNORE_TTL |
+					     DDF_KEY_IGNORE_IPV4CSUM |
+					     DDF_KEY_IGNORE_VLAN),
+	      "ignore: %u", a ? mnl_attr_get_u32(a) : 0);
+	a = find_attr(kattrs, klen, DDF_KEY_A_DECAP);
+	CHECK(a && mnl_attr_get_u32(a) == (DDF_KEY_DECAP_VXLAN |
+					     DDF_KEY_DECAP_GRE |
+					     DDF_KEY_DECAP_GENEVE),
+	      "decap: %u", a ? mnl_attr_get_u32(a) : 0);
+	a = find_attr(kattrs, klen, DDF_KEY_A_VXLAN_PORT);
+	CHECK(a && mnl_attr_get_u16(a) == 8472, "vxlan port: %u",
+	      a ? mnl_attr_get_u16(a) : 0);
+	CHECK(!find_attr(kattrs, klen, DDF_KEY_A_GENEVE_PORT),
+	      "the default geneve port is not sent");
+
+	/* key frame: form 2, its link-layer ignore bits, no max-bytes */
+	nlh = build("f family netdev hook egress dev eth1 key frame ignore mac window 1000",
+		    buf);
+	CHECK(nlh, "the netdev frame rule builds");
+	if (!nlh)
+		return;
+	attrs = (const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN;
+	len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - GENL_HDRLEN;
+	a = find_attr(attrs, len, DDF_A_HOOK);
+	CHECK(a && mnl_attr_get_u8(a) == 1, "hook egress: %d",
+	      a ? mnl_attr_get_u8(a) : -1);
+	key = find_attr(attrs, len, DDF_A_KEY);
+	kattrs = key ? mnl_attr_get_payload(key) : NULL;
+	klen = key ? mnl_attr_get_payload_len(key) : 0;
+	a = kattrs ? find_attr(kattrs, klen, DDF_KEY_A_FORM) : NULL;
+	CHECK(a && mnl_attr_get_u8(a) == DDF_KEY_TYPE_FRAME, "form: %d",
+	      a ? mnl_attr_get_u8(a) : -1);
+	a = kattrs ? find_attr(kattrs, klen, DDF_KEY_A_IGNORE) : NULL;
+	CHECK(a && mnl_attr_get_u32(a) == DDF_KEY_IGNORE_MAC, "frame ignore: %u",
+	      a ? mnl_attr_get_u32(a) : 0);
+	CHECK(kattrs && !find_attr(kattrs, klen, DDF_KEY_A_MAX_BYTES),
+	      "key frame sends no max-bytes");
+	CHECK(kattrs && !find_attr(kattrs, klen, DDF_KEY_A_DECAP),
+	      "no decap, none sent");
+
+	nlh = build("i family inet window 1000", buf);
+	attrs = (const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN;
+	len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - GENL_HDRLEN;
+	CHECK(!find_attr(attrs, len, DDF_A_DEV), "family inet sends no dev");
+}
+
+/* What show prints of a reply for cmdline's rule with DDF_A_DEV_IFINDEX */
+static char *show_ifindex(const char *cmdline, uint32_t ifindex, bool json)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh = reply(cmdline, 4096, buf);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!nlh)
+		return NULL;
+	mnl_attr_put_u32(nlh, DDF_A_DEV_IFINDEX, ifindex);
+	ddfctl_json = json;
+	f = open_memstream(&text, &len);
+	print_rule_reply(f, nlh, false);
+	fclose(f);
+	ddfctl_json = false;
+	return text;
+}
+
+/*
+ * Test that show names a netdev rule's hook and device, says when the
+ * device is gone (ifindex 0), and gives JSON its dev and ifindex
+ */
+static void test_show_netdev(void)
+{
+	static const char rule[] =
+		"cap family netdev dev eth1 ignore ttl,ipv4csum,vlan decap vxlan:8472,gre window 1000";
+	static const struct {
+		uint32_t ifindex;
+		bool json;
+		const char *has, *lacks;
+	} t[] = {
+		{ 3, false,
+		  "cap: family netdev hook ingress dev eth1 priority 0\n"
+		  "    key packet ignore ttl,ipv4csum,vlan decap vxlan:8472,gre action drop\n",
+		  "gone" },
+		{ 0, false,
+		  "cap: family netdev hook ingress dev eth1 (gone: re-attaches when a device of that name appears) priority 0\n",
+		  NULL },
+		{ 0, true,
+		  "{\"name\": \"cap\", \"family\": 5, \"family_name\": \"netdev\", "
+		  "\"hook\": 0, \"hook_name\": \"ingress\", \"dev\": \"eth1\", ",
+		  NULL },
+		{ 0, true, ", \"ifindex\": 0}\n", NULL },
+		{ 7, true,
+		  "\"key\": {\"form\": 0, \"form_name\": \"packet\", \"ignore\": 131, "
+		  "\"ignore_names\": [\"ttl\", \"ipv4csum\", \"vlan\"], \"max_bytes\": 1500, "
+		  "\"decap\": 5, \"decap_names\": [\"vxlan\", \"gre\"], \"vxlan_port\": 8472}",
+		  NULL },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *text = show_ifindex(rule, t[i].ifindex, t[i].json);
+
+		CHECK(text, "show of the netdev rule");
+		if (!text)
+			continue;
+		CHECK(strstr(text, t[i].has), "show %u: '%s' lacks '%s'", i, text,
+		      t[i].has);
+		if (t[i].lacks)
+			CHECK(!strstr(text, t[i].lacks), "show %u: '%s' has '%s'", i,
+			      text, t[i].lacks);
 		free(text);
 	}
 }
@@ -541,6 +719,15 @@ int main(void)
 		"v filter bsbfsd memory 64K action count",
 		"w2 filter rlbsbf memory 1M fpr 0.05 seed 000102030405060708090a0b0c0d0e0f",
 		"x filter bsbf shape k=3,m=4096",
+		/* family netdev, key frame, link-layer ignores, tunnels */
+		"n1 family netdev dev eth1 window 100k",
+		"n2 family netdev hook egress dev eth1 priority -3 key frame ignore vlan,mac window 10k",
+		"n3 family netdev hook none dev eth1 key saddr,daddr ignore vlan decap vxlan:8472,geneve window 10k",
+		"n4 family netdev dev br0 ignore ttl,ipv4csum,mac proto udp decap gre,erspan,gtpu window 1k action count",
+		"n5 family netdev dev eth1 key frame window 1k seed 000102030405060708090a0b0c0d0e0f",
+		"n6 family ip decap vxlan window 1k",
+		"n7 key saddr,dport decap geneve:6090,vxlan window 1k",
+		"n8 family ip6 hook output oif eth2 decap gtpu window 1k",
 	};
 
 	test_window_words();
@@ -548,6 +735,8 @@ int main(void)
 		test_roundtrip(rules[i]);
 	test_saved_words();
 	test_show_words();
+	test_netdev_request();
+	test_show_netdev();
 	test_show_stats();
 	test_restore();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);

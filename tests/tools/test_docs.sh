@@ -81,9 +81,10 @@ for w in hook family proto action; do
 done
 "$CTL" -n rule add x key '?' 2>&1 | sed -n 2p | words >"$tmp/fields"
 "$CTL" -n rule add x ignore '?' 2>&1 | sed -n 2p | words >"$tmp/ignores"
+"$CTL" -n rule add x decap '?' 2>&1 | sed -n 2p | words >"$tmp/tunnels"
 "$CTL" --help | sed -n '/^commands:/,/^[^ ]/p' |
 	sed -n 's/^  \(rule [a-z]*\|[a-z]*\) .*/\1/p' >"$tmp/commands"
-for l in kinds hook family proto action fields ignores commands; do
+for l in kinds hook family proto action fields ignores tunnels commands; do
 	n=$(wc -l <"$tmp/$l")
 	if [ "$n" -ge 2 ]; then ok; else bad "no list of $l from ddfctl"; fi
 	echo "docs: ddfctl's $l: $n ($(tr '\n' ' ' <"$tmp/$l" | sed 's/ $//'))"
@@ -117,6 +118,14 @@ for w in $(cat "$tmp"/{hook,family,proto,action,fields,ignores} | sort -u); do
 	n=$((n + 1))
 done
 echo "docs: $n words (hooks, families, protocols, actions, key and ignore fields): each named in ddf.7 and ddfctl.8"
+n=0
+for w in $(cat "$tmp/tunnels"); do
+	tags "$tmp/ctl8.txt" "RULE KEYWORDS" | grep -q '^ \{7\}decap ' &&
+		has_word "$w" "$tmp/ctl8.txt" && ok ||
+		bad "ddfctl.8 does not document decap $w"
+	n=$((n + 1))
+done
+echo "docs: $n tunnels of decap: each named in ddfctl.8, which has a decap entry"
 # and each of the two pages refers to the other
 grep -q '^\.BR ddfctl (8)' "$DDF7" && ok || bad "ddf.7 does not refer to ddfctl(8)"
 grep -q '^\.BR ddf (7)' "$CTL8" && ok || bad "ddfctl.8 does not refer to ddf(7)"

@@ -245,6 +245,12 @@ $tmp/in.pcap window 8 bogus 1 -w $tmp/o.pcap|replay: 'bogus' is not a keyword (d
 $tmp/in.pcap window 8x -w $tmp/o.pcap|window: '8x' is not a count or a duration
 $tmp/in.pcap window 8 filter nosuch -w $tmp/o.pcap|filter: 'nosuch' is not a filter kind
 $tmp/in.pcap window 8 key frame ignore ttl -w $tmp/o.pcap|ignore: 'ttl' masks bytes of 'key packet'
+$tmp/in.pcap window 8 key frame ignore mac -w $tmp/o.pcap|ignore: 'mac' needs family netdev: 'key frame' of family inet hashes every captured byte as it is
+$tmp/in.pcap window 8 ignore ttl,vlan -w $tmp/o.pcap|ignore: 'vlan' needs family netdev: IP hooks never see the link layer
+$tmp/in.pcap window 8 key frame decap gre -w $tmp/o.pcap|decap: 'gre' opens tunnels of parsed packets
+$tmp/in.pcap window 8 decap vxlan:99999 -w $tmp/o.pcap|decap: '99999' in 'vxlan:99999' is not a UDP port
+$tmp/in.pcap window 8 family netdev hook input -w $tmp/o.pcap|hook: 'input' is a hook of the IP families
+$tmp/in.pcap window 8 family netdev iif eth0 -w $tmp/o.pcap|iif: 'eth0' is refused with family netdev
 $tmp/in.pcap window 8 key frame family ip -w $tmp/o.pcap|family: 'ip' selects IP packets by their header
 $tmp/in.pcap window 8 key frame proto udp -w $tmp/o.pcap|proto: 'udp' selects packets by their IP header
 $tmp/in.pcap window 8 key frame max-bytes 64 -w $tmp/o.pcap|max-bytes: '64' caps the bytes
@@ -257,13 +263,18 @@ $tmp/in.pcap window 8 -w - -l -|replay: only one of -w, -W and -l can write to s
 $tmp/in.pcap window 8 -w $tmp/nodir/o.pcap|replay: -w '$tmp/nodir/o.pcap': 
 EOF
 
-# Test that rule add refuses key frame: the kernel never sees frames
+# Test that rule add takes key frame with family netdev only: the IP
+# families' hooks never see frames
 if "$CTL" -n rule add r key frame window 8 >/dev/null 2>"$tmp/err"; then
-	bad "rule add takes key frame"
+	bad "rule add takes key frame with family inet"
 else
-	grep -q "key: 'frame' .* is for ddfctl replay only" "$tmp/err" && ok ||
-		bad "rule add key frame: $(cat "$tmp/err")"
+	grep -qxF "ddfctl: key: 'frame' needs family netdev: IP hooks see packets from their IP header on" \
+		"$tmp/err" && ok || bad "rule add key frame: $(cat "$tmp/err")"
 fi
+"$CTL" -n rule add r family netdev dev eth1 key frame window 8 >"$tmp/out" &&
+	grep -qxF '    DDF_KEY_A_FORM 2 (frame)' "$tmp/out" && ok ||
+	bad "rule add family netdev key frame: $(cat "$tmp/out")"
+
 
 # Test that replay is in --help, answers replay --help, and is in the man page
 "$CTL" --help | grep -q '^  replay  *FILE ' && ok || bad "--help lists replay"

@@ -6,14 +6,17 @@
 # tests/tools/test_completion.sh compares them with what ddfctl accepts.
 
 _ddfctl_kinds="apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf bsbfsd rlbsbf exact shf cshf queue"
-_ddfctl_hooks="prerouting input forward output postrouting none"
-_ddfctl_families="ip ip6 inet"
+_ddfctl_inet_hooks="prerouting input forward output postrouting none"
+_ddfctl_netdev_hooks="ingress egress none"
+_ddfctl_hooks="prerouting input forward output postrouting ingress egress none"
+_ddfctl_families="ip ip6 inet netdev"
 _ddfctl_protos="tcp udp udplite sctp icmp icmpv6"
 _ddfctl_actions="drop count mark"
 _ddfctl_hashes="siphash13 siphash24"
 _ddfctl_key_fields="saddr daddr proto sport dport ipid tcpseq tcpack icmpid payload"
-_ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum"
-_ddfctl_rule_words="family hook priority iif oif proto key payload ignore max-bytes filter window fpr memory shape seed hash action"
+_ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
+_ddfctl_decaps="vxlan geneve gre erspan gtpu"
+_ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory shape seed hash action"
 _ddfctl_size_words="filter window fpr memory"
 _ddfctl_commands="rule show stats save restore size replay help"
 _ddfctl_rule_commands="add del reset flush"
@@ -54,6 +57,19 @@ _ddfctl_list()
 	compopt -o nospace 2>/dev/null
 }
 
+# The family given on the line so far, or nothing.
+_ddfctl_family()
+{
+	local i
+
+	for ((i = 1; i + 1 < COMP_CWORD; i++)); do
+		if [ "${COMP_WORDS[i]}" = family ]; then
+			printf '%s' "${COMP_WORDS[i + 1]}"
+			return
+		fi
+	done
+}
+
 _ddfctl_files()
 {
 	compopt -o filenames 2>/dev/null
@@ -67,20 +83,22 @@ _ddfctl_value()
 
 	case $kw in
 	family) _ddfctl_reply "$_ddfctl_families" "$cur" ;;
-	hook) _ddfctl_reply "$_ddfctl_hooks" "$cur" ;;
+	hook)
+		# a hook word means something in its family
+		case $(_ddfctl_family) in
+		netdev) _ddfctl_reply "$_ddfctl_netdev_hooks" "$cur" ;;
+		ip | ip6 | inet) _ddfctl_reply "$_ddfctl_inet_hooks" "$cur" ;;
+		*) _ddfctl_reply "$_ddfctl_hooks" "$cur" ;;
+		esac
+		;;
 	proto) _ddfctl_reply "$_ddfctl_protos" "$cur" ;;
 	filter) _ddfctl_reply "$_ddfctl_kinds" "$cur" ;;
 	hash) _ddfctl_reply "$_ddfctl_hashes" "$cur" ;;
 	action) _ddfctl_reply "$_ddfctl_actions" "$cur" ;;
-	key)
-		if [ -n "$replay" ]; then
-			_ddfctl_list "$cur" "$_ddfctl_key_fields" "packet frame"
-		else
-			_ddfctl_list "$cur" "$_ddfctl_key_fields" "packet"
-		fi
-		;;
+	key) _ddfctl_list "$cur" "$_ddfctl_key_fields" "packet frame" ;;
 	ignore) _ddfctl_list "$cur" "$_ddfctl_ignores" "none" ;;
-	iif | oif)
+	decap) _ddfctl_list "$cur" "$_ddfctl_decaps" "none" ;;
+	dev | iif | oif)
 		_ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur"
 		;;
 	priority | payload | max-bytes | window | fpr | memory | shape | seed)

@@ -55,8 +55,9 @@ struct ddf_filter_req {
 struct ddf_rule_spec {
 	char name[DDF_NAME_MAX];
 	uint8_t family; /* NFPROTO_* */
-	uint8_t hook; /* NF_INET_* or DDF_HOOK_NONE */
+	uint8_t hook; /* NF_INET_*, NF_NETDEV_* (family netdev), DDF_HOOK_NONE */
 	int32_t priority;
+	char dev[16]; /* family netdev: the device (IFNAMSIZ) */
 	char iif[16], oif[16]; /* IFNAMSIZ */
 	uint8_t l4proto; /* 0: any */
 	struct ddf_key_spec key;
@@ -75,6 +76,12 @@ struct ddf_cmd_req {
 	uint32_t reset_flags; /* rule reset: DDF_RESET_F_* */
 };
 
+/* a word of the grammar and the number it stands for */
+struct ddf_word {
+	const char *name;
+	uint32_t value;
+};
+
 /* global options */
 extern bool ddfctl_json;
 extern bool ddfctl_dry_run;
@@ -85,7 +92,10 @@ int ddfctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ddfctl_err_where(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r);
-/* the words after a rule's NAME, for replay: key frame too */
+/*
+ * The words after a rule's NAME, for replay: key frame with any family,
+ * and no dev needed by family netdev.
+ */
 int parse_rule_words(int argc, char **argv, struct ddf_rule_spec *r);
 int parse_name(const char *word, char *name);
 int parse_count(const char *what, const char *s, uint64_t *out);
@@ -112,6 +122,31 @@ int parse_fpr(const char *s, double *out);
 int parse_kind(const char *s, uint32_t *kind);
 int parse_shape(const char *s, struct ddf_params *p);
 void print_shape(FILE *out, const struct ddf_params *p);
+
+/*
+ * parse_link.c: the words that say where a rule sits (family, hook, dev)
+ * and what of the link layer and of tunnels its key sees (ignore vlan,
+ * mac; decap). The words of a rule as given (NULL when absent), checked
+ * together by check_link() once all are read, so their order is free.
+ */
+struct rule_words {
+	const char *cmd; /* "rule add" or "replay" */
+	bool offline; /* replay */
+	const char *hook, *key, *ignore, *max_bytes, *decap;
+	bool payload;
+};
+int parse_family(const char *s, uint8_t *family);
+/* NFPROTO_NETDEV, for the files that cannot include linux/netfilter.h */
+bool family_netdev(uint8_t family);
+int parse_hook(const char *s);
+int parse_ifname(const char *kw, const char *s, char *out);
+int parse_decap(const char *s, struct ddf_key_spec *k);
+int check_link(struct ddf_rule_spec *r, const struct rule_words *w);
+/* the first word of list whose table value has a bit of bits, or NULL */
+const char *list_word(const char *list, const struct ddf_word *t,
+		      uint32_t bits, char *buf, size_t size);
+/* "vxlan:8472,gre": the tunnels of k, their ports when not the default */
+void print_decap(FILE *out, const struct ddf_key_spec *k);
 
 /* size.c */
 int ddfctl_size_filter(struct ddf_filter_req *f);
@@ -165,22 +200,22 @@ struct ddf_rule_info {
 	uint64_t packets, bytes_seen, duplicates, dropped, marked, unparsed;
 	uint64_t generation;
 	uint32_t fill_ppm;
+	bool has_ifindex; /* family netdev: the device's index was reported */
+	uint32_t ifindex; /* 0: no device of that name now (rule detached) */
 };
 
 int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri);
 const char *family_name(uint8_t family);
-const char *hook_name(uint8_t hook);
+const char *hook_name(uint8_t family, uint8_t hook);
 const char *proto_name(uint8_t proto);
 const char *action_name(uint8_t action);
 const char *hash_name(uint8_t hash_alg);
 
 /* the word tables, shared by the parser and the printers */
-struct ddf_word {
-	const char *name;
-	uint32_t value;
-};
 extern const struct ddf_word ddf_key_fields[];
 extern const struct ddf_word ddf_key_ignores[];
+extern const struct ddf_word ddf_key_decaps[];
 const char *word_name(const struct ddf_word *t, uint32_t v);
+int word_value(const struct ddf_word *t, const char *s, uint32_t *v);
 
 #endif /* DDFCTL_H */

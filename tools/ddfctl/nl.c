@@ -68,27 +68,19 @@ static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 	mnl_attr_nest_end(nlh, n);
 }
 
-static void put_rule(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
+/*
+ * The key: its form and that form's members. Form fields sends the ignore
+ * bits only when it has link-layer ones (the others mask no field), form
+ * frame always sends them (only link-layer ones), and the tunnels go with
+ * every form, their ports when not the default.
+ */
+static void put_key(struct nlmsghdr *nlh, const struct ddf_key_spec *k)
 {
-	const struct ddf_key_spec *k = &r->key;
-	struct nlattr *n;
+	struct nlattr *n = mnl_attr_nest_start(nlh, DDF_A_KEY);
 
-	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
-	mnl_attr_put_u8(nlh, DDF_A_FAMILY, r->family);
-	mnl_attr_put_u8(nlh, DDF_A_HOOK, r->hook);
-	mnl_attr_put_u32(nlh, DDF_A_PRIORITY, (uint32_t)r->priority);
-	if (r->iif[0])
-		mnl_attr_put_strz(nlh, DDF_A_IIFNAME, r->iif);
-	if (r->oif[0])
-		mnl_attr_put_strz(nlh, DDF_A_OIFNAME, r->oif);
-	if (r->l4proto)
-		mnl_attr_put_u8(nlh, DDF_A_L4PROTO, r->l4proto);
-
-	n = mnl_attr_nest_start(nlh, DDF_A_KEY);
-	mnl_attr_put_u8(nlh, DDF_KEY_A_FORM, k->form == DDF_KEY_FIELDS ?
-						     DDF_KEY_TYPE_FIELDS :
-						     DDF_KEY_TYPE_PACKET);
-	if (k->form == DDF_KEY_FIELDS) {
+	switch (k->form) {
+	case DDF_KEY_FIELDS:
+		mnl_attr_put_u8(nlh, DDF_KEY_A_FORM, DDF_KEY_TYPE_FIELDS);
 		mnl_attr_put_u32(nlh, DDF_KEY_A_FIELDS, k->fields);
 		if (k->fields & DDF_KF_PAYLOAD) {
 			mnl_attr_put_u16(nlh, DDF_KEY_A_PAYLOAD_OFF,
@@ -96,11 +88,49 @@ static void put_rule(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 			mnl_attr_put_u16(nlh, DDF_KEY_A_PAYLOAD_LEN,
 					 k->payload_len);
 		}
-	} else {
+		if (k->ignore & DDF_KI_L2)
+			mnl_attr_put_u32(nlh, DDF_KEY_A_IGNORE,
+					 k->ignore & DDF_KI_L2);
+		break;
+	case DDF_KEY_FRAME:
+		mnl_attr_put_u8(nlh, DDF_KEY_A_FORM, DDF_KEY_TYPE_FRAME);
+		mnl_attr_put_u32(nlh, DDF_KEY_A_IGNORE, k->ignore & DDF_KI_L2);
+		break;
+	default:
+		mnl_attr_put_u8(nlh, DDF_KEY_A_FORM, DDF_KEY_TYPE_PACKET);
 		mnl_attr_put_u32(nlh, DDF_KEY_A_IGNORE, k->ignore);
 		mnl_attr_put_u32(nlh, DDF_KEY_A_MAX_BYTES, k->max_bytes);
+		break;
+	}
+	if (k->decap) {
+		mnl_attr_put_u32(nlh, DDF_KEY_A_DECAP, k->decap);
+		if ((k->decap & DDF_KD_VXLAN) && k->vxlan_port)
+			mnl_attr_put_u16(nlh, DDF_KEY_A_VXLAN_PORT,
+					 k->vxlan_port);
+		if ((k->decap & DDF_KD_GENEVE) && k->geneve_port)
+			mnl_attr_put_u16(nlh, DDF_KEY_A_GENEVE_PORT,
+					 k->geneve_port);
 	}
 	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_rule(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
+{
+	struct nlattr *n;
+
+	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
+	mnl_attr_put_u8(nlh, DDF_A_FAMILY, r->family);
+	mnl_attr_put_u8(nlh, DDF_A_HOOK, r->hook);
+	if (r->dev[0])
+		mnl_attr_put_strz(nlh, DDF_A_DEV, r->dev);
+	mnl_attr_put_u32(nlh, DDF_A_PRIORITY, (uint32_t)r->priority);
+	if (r->iif[0])
+		mnl_attr_put_strz(nlh, DDF_A_IIFNAME, r->iif);
+	if (r->oif[0])
+		mnl_attr_put_strz(nlh, DDF_A_OIFNAME, r->oif);
+	if (r->l4proto)
+		mnl_attr_put_u8(nlh, DDF_A_L4PROTO, r->l4proto);
+	put_key(nlh, &r->key);
 
 	put_filter(nlh, r);
 

@@ -56,22 +56,8 @@ const struct ddf_word ddf_key_ignores[] = {
 	{ "ttl", DDF_KI_TTL },		 { "ipv4csum", DDF_KI_IPV4CSUM },
 	{ "dscp", DDF_KI_DSCP },	 { "ecn", DDF_KI_ECN },
 	{ "ipid", DDF_KI_IPID },	 { "flowlabel", DDF_KI_FLOWLABEL },
-	{ "l4csum", DDF_KI_L4CSUM },	 { NULL, 0 },
-};
-
-static const struct ddf_word families[] = {
-	{ "ip", NFPROTO_IPV4 }, { "ip6", NFPROTO_IPV6 },
-	{ "inet", NFPROTO_INET }, { NULL, 0 },
-};
-
-static const struct ddf_word hooks[] = {
-	{ "prerouting", NF_INET_PRE_ROUTING },
-	{ "input", NF_INET_LOCAL_IN },
-	{ "forward", NF_INET_FORWARD },
-	{ "output", NF_INET_LOCAL_OUT },
-	{ "postrouting", NF_INET_POST_ROUTING },
-	{ "none", DDF_HOOK_NONE },
-	{ NULL, 0 },
+	{ "l4csum", DDF_KI_L4CSUM },	 { "vlan", DDF_KI_VLAN },
+	{ "mac", DDF_KI_MAC },		 { NULL, 0 },
 };
 
 static const struct ddf_word protos[] = {
@@ -99,7 +85,7 @@ const char *word_name(const struct ddf_word *t, uint32_t v)
 	return NULL;
 }
 
-static int word_value(const struct ddf_word *t, const char *s, uint32_t *v)
+int word_value(const struct ddf_word *t, const char *s, uint32_t *v)
 {
 	for (; t->name; t++)
 		if (!strcmp(t->name, s)) {
@@ -107,16 +93,6 @@ static int word_value(const struct ddf_word *t, const char *s, uint32_t *v)
 			return 0;
 		}
 	return -1;
-}
-
-const char *family_name(uint8_t f)
-{
-	return word_name(families, f);
-}
-
-const char *hook_name(uint8_t h)
-{
-	return word_name(hooks, h);
 }
 
 const char *proto_name(uint8_t p)
@@ -430,38 +406,40 @@ static void rule_defaults(struct ddf_rule_spec *r)
 	r->action = DDF_ACTION_DROP;
 }
 
-static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
-		      bool payload_given, const char *key_word,
-		      const char *max_bytes_word)
+static int check_rule(struct ddf_rule_spec *r, const struct rule_words *w)
 {
 	const char *why;
 
+	if (check_link(r, w))
+		return -1;
 	if (r->hook == DDF_HOOK_NONE && r->family == NFPROTO_INET)
 		return ddfctl_err("hook: 'none' (xtables only) needs family ip or ip6, not inet");
-	if (r->hook == NF_INET_PRE_ROUTING && r->oif[0])
-		return ddfctl_err("oif: '%s' is not known yet at hook prerouting",
-				  r->oif);
-	if (r->hook == NF_INET_LOCAL_OUT && r->iif[0])
-		return ddfctl_err("iif: '%s' is never set at hook output", r->iif);
-	if (r->hook == NF_INET_POST_ROUTING && r->iif[0])
-		return ddfctl_err("iif: '%s' is not known at hook postrouting",
-				  r->iif);
-	if (r->hook == NF_INET_LOCAL_IN && r->oif[0])
-		return ddfctl_err("oif: '%s' is never set at hook input", r->oif);
+	if (r->family != NFPROTO_NETDEV) {
+		if (r->hook == NF_INET_PRE_ROUTING && r->oif[0])
+			return ddfctl_err("oif: '%s' is not known yet at hook prerouting",
+					  r->oif);
+		if (r->hook == NF_INET_LOCAL_OUT && r->iif[0])
+			return ddfctl_err("iif: '%s' is never set at hook output",
+					  r->iif);
+		if (r->hook == NF_INET_POST_ROUTING && r->iif[0])
+			return ddfctl_err("iif: '%s' is not known at hook postrouting",
+					  r->iif);
+		if (r->hook == NF_INET_LOCAL_IN && r->oif[0])
+			return ddfctl_err("oif: '%s' is never set at hook input",
+					  r->oif);
+	}
 	if (r->l4proto == 1 && r->family == NFPROTO_IPV6)
 		return ddfctl_err("proto: 'icmp' is IPv4's; family ip6 uses icmpv6");
 	if (r->l4proto == 58 && r->family == NFPROTO_IPV4)
 		return ddfctl_err("proto: 'icmpv6' is IPv6's; family ip uses icmp");
+	/* netdev and inet: any IP version */
 	r->key.family = r->family == NFPROTO_IPV4 ? 4 :
 			r->family == NFPROTO_IPV6 ? 6 : 0;
 	if (r->key.form == DDF_KEY_FRAME) {
-		if (ignore_word)
-			return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; 'key frame' hashes every byte of the frame",
-					  ignore_word);
-		if (max_bytes_word)
+		if (w->max_bytes)
 			return ddfctl_err("max-bytes: '%s' caps the bytes 'key packet' hashes; 'key frame' hashes every captured byte",
-					  max_bytes_word);
-		if (payload_given)
+					  w->max_bytes);
+		if (w->payload)
 			return ddfctl_err("payload: needs a field list with the payload field; 'key frame' hashes the whole frame");
 		if (r->key.family)
 			return ddfctl_err("family: '%s' selects IP packets by their header; 'key frame' hashes every frame unparsed, IP or not",
@@ -470,45 +448,43 @@ static int check_rule(struct ddf_rule_spec *r, const char *ignore_word,
 			return ddfctl_err("proto: '%s' selects packets by their IP header; 'key frame' hashes every frame unparsed, IP or not",
 					  proto_name(r->l4proto));
 	}
-	if (r->key.form == DDF_KEY_FIELDS && ignore_word)
-		return ddfctl_err("ignore: '%s' masks bytes of 'key packet'; with 'key %s' leave the field out of the list instead",
-				  ignore_word, key_word);
-	if (r->key.form == DDF_KEY_FIELDS && max_bytes_word)
+	if (r->key.form == DDF_KEY_FIELDS && w->max_bytes)
 		return ddfctl_err("max-bytes: '%s' caps the bytes 'key packet' hashes; 'key %s' hashes only its fields",
-				  max_bytes_word, key_word);
-	if (r->key.form == DDF_KEY_PACKET && payload_given)
+				  w->max_bytes, w->key);
+	if (r->key.form == DDF_KEY_PACKET && w->payload)
 		return ddfctl_err("payload: needs a field list with the payload field, as in 'key saddr,payload payload 0:64'");
 	if (r->key.form == DDF_KEY_FIELDS && (r->key.fields & DDF_KF_PAYLOAD) &&
-	    !payload_given)
+	    !w->payload)
 		return ddfctl_err("key: '%s' has the payload field: say which bytes with 'payload OFFSET:LENGTH'",
-				  key_word);
-	if (r->key.form == DDF_KEY_FIELDS && payload_given &&
+				  w->key);
+	if (r->key.form == DDF_KEY_FIELDS && w->payload &&
 	    !(r->key.fields & DDF_KF_PAYLOAD))
-		return ddfctl_err("payload: 'key %s' has no payload field", key_word);
+		return ddfctl_err("payload: 'key %s' has no payload field", w->key);
 	if (r->key.form == DDF_KEY_FIELDS && r->l4proto &&
 	    (r->key.fields & (DDF_KF_SPORT | DDF_KF_DPORT)) &&
 	    (r->l4proto == 1 || r->l4proto == 58))
 		return ddfctl_err("key: '%s' has ports, which proto '%s' lacks",
-				  key_word, proto_name(r->l4proto));
+				  w->key, proto_name(r->l4proto));
 	if (ddf_key_spec_validate(&r->key, &why))
-		return ddfctl_err("%s: '%s': %s", ignore_word ? "ignore" : "key",
-				  ignore_word ? ignore_word : key_word, why);
+		return ddfctl_err("%s: '%s': %s", w->ignore ? "ignore" : "key",
+				  w->ignore ? w->ignore : w->key, why);
 	return ddfctl_size_filter(&r->filter);
 }
 
 /*
  * The words of a rule after its NAME, into r (defaults already there).
- * offline (replay): the messages name replay, and key frame is taken.
+ * offline (replay): the messages name replay, key frame is taken with any
+ * family, and family netdev needs no dev.
  */
 static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 		      bool offline)
 {
-	const char *cmd = offline ? "replay" : "rule add";
-	const char *ignore_word = NULL;
-	bool payload_given = false;
+	struct rule_words w = {
+		.cmd = offline ? "replay" : "rule add",
+		.offline = offline,
+		.key = "packet",
+	};
 	struct filter_words fw = { 0 };
-	const char *key_word = "packet";
-	const char *max_bytes_word = NULL;
 	const char *arg;
 	uint32_t v;
 
@@ -517,16 +493,14 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 
 		if (!strcmp(kw, "family")) {
 			NEXT_ARG(kw);
-			if (word_value(families, arg, &v))
-				return ddfctl_err("family: '%s' is not ip, ip6 or inet",
-						  arg);
-			r->family = (uint8_t)v;
+			if (parse_family(arg, &r->family))
+				return -1;
 		} else if (!strcmp(kw, "hook")) {
+			/* resolved in the family, once it is known */
 			NEXT_ARG(kw);
-			if (word_value(hooks, arg, &v))
-				return ddfctl_err("hook: '%s' is not prerouting, input, forward, output, postrouting or none",
-						  arg);
-			r->hook = (uint8_t)v;
+			if (parse_hook(arg))
+				return -1;
+			w.hook = arg;
 		} else if (!strcmp(kw, "priority")) {
 			char *end;
 			long long p;
@@ -539,15 +513,14 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 				return ddfctl_err("priority: '%s' is not a 32-bit signed integer",
 						  arg);
 			r->priority = (int32_t)p;
-		} else if (!strcmp(kw, "iif") || !strcmp(kw, "oif")) {
-			char *dev = kw[0] == 'i' ? r->iif : r->oif;
+		} else if (!strcmp(kw, "dev") || !strcmp(kw, "iif") ||
+			   !strcmp(kw, "oif")) {
+			char *dev = kw[0] == 'd' ? r->dev :
+				    kw[0] == 'i' ? r->iif : r->oif;
 
 			NEXT_ARG(kw);
-			if (!*arg || strlen(arg) >= sizeof(r->iif) ||
-			    strchr(arg, '/') || strchr(arg, ' '))
-				return ddfctl_err("%s: '%s' is not an interface name (1 to 15 bytes, no '/' or space)",
-						  kw, arg);
-			strcpy(dev, arg);
+			if (parse_ifname(kw, arg, dev))
+				return -1;
 		} else if (!strcmp(kw, "proto")) {
 			NEXT_ARG(kw);
 			if (word_value(protos, arg, &v))
@@ -556,13 +529,11 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 			r->l4proto = (uint8_t)v;
 		} else if (!strcmp(kw, "key")) {
 			NEXT_ARG(kw);
-			key_word = arg;
+			w.key = arg;
 			if (!strcmp(arg, "packet")) {
 				r->key.form = DDF_KEY_PACKET;
 				r->key.fields = 0;
 			} else if (!strcmp(arg, "frame")) {
-				if (!offline)
-					return ddfctl_err("key: 'frame' (every byte of a captured frame, link layer included) is for ddfctl replay only: the kernel sees packets from their IP header on");
 				r->key.form = DDF_KEY_FRAME;
 				r->key.fields = 0;
 			} else {
@@ -575,7 +546,7 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 			NEXT_ARG(kw);
 			if (parse_payload(arg, &r->key))
 				return -1;
-			payload_given = true;
+			w.payload = true;
 		} else if (!strcmp(kw, "ignore")) {
 			NEXT_ARG(kw);
 			if (!strcmp(arg, "none"))
@@ -583,7 +554,12 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 			else if (parse_list("ignore", ddf_key_ignores, arg,
 					    &r->key.ignore))
 				return -1;
-			ignore_word = arg;
+			w.ignore = arg;
+		} else if (!strcmp(kw, "decap")) {
+			NEXT_ARG(kw);
+			if (parse_decap(arg, &r->key))
+				return -1;
+			w.decap = arg;
 		} else if (!strcmp(kw, "max-bytes")) {
 			NEXT_ARG(kw);
 			if (parse_u32(arg, &v) || !v ||
@@ -591,7 +567,7 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 				return ddfctl_err("max-bytes: '%s' is not a number of bytes from 1 to %u",
 						  arg, DDF_KEY_MAX_BYTES_MAX);
 			r->key.max_bytes = v;
-			max_bytes_word = arg;
+			w.max_bytes = arg;
 		} else if (!strcmp(kw, "filter")) {
 			NEXT_ARG(kw);
 			if (parse_kind(arg, &r->filter.kind))
@@ -641,14 +617,13 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 			}
 		} else {
 			return ddfctl_err("%s: '%s' is not a keyword (ddfctl %s --help)",
-					  cmd, kw, cmd);
+					  w.cmd, kw, w.cmd);
 		}
 	}
-	if (check_filter_words(&fw, &r->filter, cmd,
+	if (check_filter_words(&fw, &r->filter, w.cmd,
 			       offline ? NULL : r->name))
 		return -1;
-	return check_rule(r, ignore_word, payload_given, key_word,
-			  max_bytes_word);
+	return check_rule(r, &w);
 }
 
 int parse_rule_add(int argc, char **argv, struct ddf_rule_spec *r)

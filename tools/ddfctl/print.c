@@ -35,6 +35,11 @@ static const struct adesc key_attrs[] = {
 				    T_U16 },
 	[DDF_KEY_A_PAYLOAD_LEN] = { "DDF_KEY_A_PAYLOAD_LEN", "payload_len",
 				    T_U16 },
+	[DDF_KEY_A_DECAP] = { "DDF_KEY_A_DECAP", "decap", T_U32 },
+	[DDF_KEY_A_VXLAN_PORT] = { "DDF_KEY_A_VXLAN_PORT", "vxlan_port",
+				   T_U16 },
+	[DDF_KEY_A_GENEVE_PORT] = { "DDF_KEY_A_GENEVE_PORT", "geneve_port",
+				    T_U16 },
 };
 
 static const struct adesc filter_attrs[] = {
@@ -101,6 +106,8 @@ static const struct adesc top_attrs[] = {
 	[DDF_A_ACTION] = { "DDF_A_ACTION", "action", T_NEST, &action_set },
 	[DDF_A_STATS] = { "DDF_A_STATS", "stats", T_NEST, &stats_set },
 	[DDF_A_RESET_FLAGS] = { "DDF_A_RESET_FLAGS", "reset_flags", T_U32 },
+	[DDF_A_DEV] = { "DDF_A_DEV", "dev", T_STR },
+	[DDF_A_DEV_IFINDEX] = { "DDF_A_DEV_IFINDEX", "ifindex", T_U32 },
 };
 
 static const struct aset top_set = { top_attrs, DDF_A_MAX };
@@ -128,14 +135,17 @@ static void print_mask(FILE *out, const struct ddf_word *t, uint32_t v)
 		fputs("none", out);
 }
 
-/* The word a number stands for, as the grammar spells it, or NULL. */
+/*
+ * The word a number stands for, as the grammar spells it, or NULL. family:
+ * the message's, which says what a hook number names.
+ */
 static const char *meaning_word(const struct aset *set, unsigned int t,
-				uint64_t v)
+				uint64_t v, uint8_t family)
 {
 	if (set == &top_set && t == DDF_A_FAMILY)
 		return family_name((uint8_t)v);
 	if (set == &top_set && t == DDF_A_HOOK)
-		return hook_name((uint8_t)v);
+		return hook_name(family, (uint8_t)v);
 	if (set == &top_set && t == DDF_A_L4PROTO)
 		return proto_name((uint8_t)v);
 	if (set == &filter_set &&
@@ -147,7 +157,8 @@ static const char *meaning_word(const struct aset *set, unsigned int t,
 		return action_name((uint8_t)v);
 	if (set == &key_set && t == DDF_KEY_A_FORM)
 		return v == DDF_KEY_TYPE_PACKET ? "packet" :
-		       v == DDF_KEY_TYPE_FIELDS ? "fields" : NULL;
+		       v == DDF_KEY_TYPE_FIELDS ? "fields" :
+		       v == DDF_KEY_TYPE_FRAME ? "frame" : NULL;
 	return NULL;
 }
 
@@ -159,6 +170,8 @@ static const struct ddf_word *meaning_mask(const struct aset *set,
 		return ddf_key_fields;
 	if (set == &key_set && t == DDF_KEY_A_IGNORE)
 		return ddf_key_ignores;
+	if (set == &key_set && t == DDF_KEY_A_DECAP)
+		return ddf_key_decaps;
 	if (set == &top_set && t == DDF_A_RESET_FLAGS)
 		return reset_flags;
 	return NULL;
@@ -166,10 +179,10 @@ static const struct ddf_word *meaning_mask(const struct aset *set,
 
 /* " (words)": what a number stands for, after it in a dry run */
 static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
-			  uint64_t v)
+			  uint64_t v, uint8_t family)
 {
 	const struct ddf_word *mask = meaning_mask(set, t);
-	const char *s = meaning_word(set, t, v);
+	const char *s = meaning_word(set, t, v, family);
 
 	if (s) {
 		fprintf(out, " (%s)", s);
@@ -205,10 +218,11 @@ void json_str(FILE *out, const char *s)
  * and for a mask "fields_names": ["saddr", "daddr"].
  */
 static void json_meaning(FILE *out, const struct adesc *d,
-			 const struct aset *set, unsigned int t, uint64_t v)
+			 const struct aset *set, unsigned int t, uint64_t v,
+			 uint8_t family)
 {
 	const struct ddf_word *mask = meaning_mask(set, t);
-	const char *s = meaning_word(set, t, v);
+	const char *s = meaning_word(set, t, v, family);
 	bool first = true;
 
 	if (s) {
@@ -249,8 +263,14 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 {
 	const struct nlattr *attr;
 	bool first = true;
+	uint8_t family = 0;
 	double fpr;
 
+	/* a hook number means something in its family */
+	if (set == &top_set)
+		mnl_attr_for_each_payload(buf, len)
+			if (mnl_attr_get_type(attr) == DDF_A_FAMILY)
+				family = mnl_attr_get_u8(attr);
 	if (json)
 		fputc('{', out);
 	mnl_attr_for_each_payload(buf, len) {
@@ -299,9 +319,10 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 				attr_uint(attr, d->type));
 			if (json) {
 				json_meaning(out, d, set, t,
-					     attr_uint(attr, d->type));
+					     attr_uint(attr, d->type), family);
 			} else {
-				print_meaning(out, set, t, attr_uint(attr, d->type));
+				print_meaning(out, set, t, attr_uint(attr, d->type),
+					      family);
 				fputc('\n', out);
 			}
 			break;
@@ -380,6 +401,11 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 	r->family = U8(tb[DDF_A_FAMILY]);
 	r->hook = U8(tb[DDF_A_HOOK]);
 	r->priority = (int32_t)U32(tb[DDF_A_PRIORITY]);
+	if (tb[DDF_A_DEV])
+		snprintf(r->dev, sizeof(r->dev), "%s",
+			 mnl_attr_get_str(tb[DDF_A_DEV]));
+	ri->has_ifindex = !!tb[DDF_A_DEV_IFINDEX];
+	ri->ifindex = U32(tb[DDF_A_DEV_IFINDEX]);
 	if (tb[DDF_A_IIFNAME])
 		snprintf(r->iif, sizeof(r->iif), "%s",
 			 mnl_attr_get_str(tb[DDF_A_IIFNAME]));
@@ -387,8 +413,17 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 		snprintf(r->oif, sizeof(r->oif), "%s",
 			 mnl_attr_get_str(tb[DDF_A_OIFNAME]));
 	r->l4proto = U8(tb[DDF_A_L4PROTO]);
-	r->key.form = U8(kb[DDF_KEY_A_FORM]) == DDF_KEY_TYPE_FIELDS ?
-			      DDF_KEY_FIELDS : DDF_KEY_PACKET;
+	switch (U8(kb[DDF_KEY_A_FORM])) {
+	case DDF_KEY_TYPE_FIELDS:
+		r->key.form = DDF_KEY_FIELDS;
+		break;
+	case DDF_KEY_TYPE_FRAME:
+		r->key.form = DDF_KEY_FRAME;
+		break;
+	default:
+		r->key.form = DDF_KEY_PACKET;
+		break;
+	}
 	r->key.fields = U32(kb[DDF_KEY_A_FIELDS]);
 	r->key.ignore = U32(kb[DDF_KEY_A_IGNORE]);
 	r->key.max_bytes = kb[DDF_KEY_A_MAX_BYTES] ?
@@ -396,6 +431,9 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 				   DDF_KEY_MAX_BYTES_DEFAULT;
 	r->key.payload_off = U16(kb[DDF_KEY_A_PAYLOAD_OFF]);
 	r->key.payload_len = U16(kb[DDF_KEY_A_PAYLOAD_LEN]);
+	r->key.decap = U32(kb[DDF_KEY_A_DECAP]);
+	r->key.vxlan_port = U16(kb[DDF_KEY_A_VXLAN_PORT]);
+	r->key.geneve_port = U16(kb[DDF_KEY_A_GENEVE_PORT]);
 	p->kind = r->filter.kind = U32(fb[DDF_FILTER_A_KIND]);
 	p->window = r->filter.window = U64(fb[DDF_FILTER_A_WINDOW]);
 	p->window_ns = r->filter.window_ns = U64(fb[DDF_FILTER_A_WINDOW_NS]);
@@ -467,6 +505,49 @@ static void print_hash(FILE *out, const struct ddf_rule_spec *r)
 		fprintf(out, " hash %u", r->hash_alg);
 }
 
+/* "family F hook H[ dev D]" */
+static void print_place(FILE *out, const struct ddf_rule_spec *r)
+{
+	fprintf(out, "family %s hook %s", family_name(r->family) ?: "?",
+		hook_name(r->family, r->hook) ?: "?");
+	if (r->dev[0])
+		fprintf(out, " dev %s", r->dev);
+}
+
+/*
+ * "key K ...": the form and its members, as the grammar reads them back:
+ * key packet with its ignore list always, the field and frame forms with
+ * theirs (link-layer words only) when there is one, and the tunnels.
+ */
+static void print_key(FILE *out, const struct ddf_key_spec *k)
+{
+	switch (k->form) {
+	case DDF_KEY_FIELDS:
+		fputs("key ", out);
+		print_mask(out, ddf_key_fields, k->fields);
+		if (k->fields & DDF_KF_PAYLOAD)
+			fprintf(out, " payload %u:%u", k->payload_off,
+				k->payload_len);
+		break;
+	case DDF_KEY_FRAME:
+		fputs("key frame", out);
+		break;
+	default:
+		fputs("key packet ignore ", out);
+		print_mask(out, ddf_key_ignores, k->ignore);
+		print_max_bytes(out, k);
+		break;
+	}
+	if (k->form != DDF_KEY_PACKET && (k->ignore & DDF_KI_L2)) {
+		fputs(" ignore ", out);
+		print_mask(out, ddf_key_ignores, k->ignore & DDF_KI_L2);
+	}
+	if (k->decap) {
+		fputs(" decap ", out);
+		print_decap(out, k);
+	}
+}
+
 /*
  * The words of `rule add` that recreate r: every member spelled out, the
  * filter as its resolved shape, so restoring never re-sizes it.
@@ -475,26 +556,17 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 {
 	const struct ddf_params *p = &r->filter.params;
 
-	fprintf(out, "rule add %s family %s hook %s priority %d", r->name,
-		family_name(r->family) ?: "?", hook_name(r->hook) ?: "?",
-		r->priority);
+	fprintf(out, "rule add %s ", r->name);
+	print_place(out, r);
+	fprintf(out, " priority %d", r->priority);
 	if (r->iif[0])
 		fprintf(out, " iif %s", r->iif);
 	if (r->oif[0])
 		fprintf(out, " oif %s", r->oif);
 	if (r->l4proto)
 		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
-	if (r->key.form == DDF_KEY_FIELDS) {
-		fputs(" key ", out);
-		print_mask(out, ddf_key_fields, r->key.fields);
-		if (r->key.fields & DDF_KF_PAYLOAD)
-			fprintf(out, " payload %u:%u", r->key.payload_off,
-				r->key.payload_len);
-	} else {
-		fputs(" key packet ignore ", out);
-		print_mask(out, ddf_key_ignores, r->key.ignore);
-		print_max_bytes(out, &r->key);
-	}
+	fputc(' ', out);
+	print_key(out, &r->key);
 	/* sbf and the BSBF family have none: restore refuses a window */
 	fprintf(out, " filter %s", ddf_kind_name(p->kind));
 	if (p->window || p->window_ns)
@@ -535,26 +607,21 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	const struct ddf_params *p = &r->filter.params;
 	double fpr;
 
-	fprintf(out, "%s: family %s hook %s priority %d", r->name,
-		family_name(r->family) ?: "?", hook_name(r->hook) ?: "?",
-		r->priority);
+	fprintf(out, "%s: ", r->name);
+	print_place(out, r);
+	/* the kernel keeps the rule of a device that went, detached */
+	if (r->dev[0] && ri->has_ifindex && !ri->ifindex)
+		fputs(" (gone: re-attaches when a device of that name appears)",
+		      out);
+	fprintf(out, " priority %d", r->priority);
 	if (r->iif[0])
 		fprintf(out, " iif %s", r->iif);
 	if (r->oif[0])
 		fprintf(out, " oif %s", r->oif);
 	if (r->l4proto)
 		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
-	fputs("\n    key ", out);
-	if (r->key.form == DDF_KEY_FIELDS) {
-		print_mask(out, ddf_key_fields, r->key.fields);
-		if (r->key.fields & DDF_KF_PAYLOAD)
-			fprintf(out, " payload %u:%u", r->key.payload_off,
-				r->key.payload_len);
-	} else {
-		fputs("packet ignore ", out);
-		print_mask(out, ddf_key_ignores, r->key.ignore);
-		print_max_bytes(out, &r->key);
-	}
+	fputs("\n    ", out);
+	print_key(out, &r->key);
 	fprintf(out, " action %s", action_name(r->action) ?: "?");
 	if (r->action == DDF_ACTION_MARK)
 		print_mark(out, r);
