@@ -31,6 +31,18 @@
  *   link:T  a short sequence, IPv4 and IPv6, in link type T: en10mb, raw,
  *           ipv4, ipv6 (only its family), sll, sll2, null, nullbe, loop,
  *           and ppp (a link type replay does not read: all not IP)
+ *   netdev  Ethernet; what a netdev hook tells apart: one datagram
+ *           untagged twice, in VLAN 10 with two pairs of MAC addresses, in
+ *           VLAN 20, then ARP requests (twice, then from other MACs) and a
+ *           second datagram (see test_replay.sh for each key's verdicts)
+ *   tunnel  Ethernet; one datagram plain, then inside VXLAN (port 4789
+ *           from two outer sources, port 8472), GRE, Geneve and GTP-U
+ *   late    Ethernet; one datagram at 0, another at 10 ms, the first at
+ *           1 ms (stamped earlier than the record before it) and 10.5 ms
+ *   ifaces:K  pcapng, two records on interface 0 (Ethernet, snap length
+ *           65535), then interface 1 and a record on it: K same (the same
+ *           link type and snap length), type (Linux cooked) or snap (snap
+ *           length 128)
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -161,6 +173,32 @@ static size_t build_ip(uint8_t *b, const struct dgram *d)
 	return hl + l4len;
 }
 
+/* An IPv4 header from 10.0.9.SRC to 10.0.9.2 before len bytes of proto. */
+static size_t outer_ip(uint8_t *b, uint8_t proto, uint8_t src, size_t len)
+{
+	memset(b, 0, 20);
+	b[0] = 0x45;
+	put16(b + 2, (uint32_t)(20 + len));
+	put16(b + 4, 0x4242);
+	put16(b + 6, 0x4000); /* DF */
+	b[8] = 64;
+	b[9] = proto;
+	memcpy(b + 12, (const uint8_t[]){ 10, 0, 9, src }, 4);
+	memcpy(b + 16, (const uint8_t[]){ 10, 0, 9, 2 }, 4);
+	put16(b + 10, fold(sum(0, b, 20)));
+	return 20;
+}
+
+/* A UDP header to dport before len bytes, checksum 0 (none, IPv4). */
+static size_t outer_udp(uint8_t *b, uint16_t dport, size_t len)
+{
+	put16(b, 50000);
+	put16(b + 2, dport);
+	put16(b + 4, (uint32_t)(8 + len));
+	put16(b + 6, 0);
+	return 8;
+}
+
 /* Datagram i of the pool: IPv4 for 0..5, IPv6 for 6..11. */
 static struct dgram pool(unsigned int i, uint8_t ttl)
 {
@@ -191,6 +229,25 @@ static void record(uint64_t t_ns, const uint8_t *frame, size_t len,
 
 	pcap_dump((u_char *)dump, &h, frame);
 	printf("%u %s %d\n", ++nrec, key, frame_class);
+}
+
+/*
+ * Ethernet header from MAC 02:00:00:00:SRC:01 to 02:00:00:00:SRC:02, one
+ * 802.1Q tag of VLAN vid unless 0, then ethertype.
+ */
+static size_t eth_mac(uint8_t *f, uint8_t src, uint16_t vid, uint16_t type)
+{
+	size_t off = 12;
+
+	memcpy(f, (const uint8_t[]){ 0x02, 0, 0, 0, src, 2 }, 6);
+	memcpy(f + 6, (const uint8_t[]){ 0x02, 0, 0, 0, src, 1 }, 6);
+	if (vid) {
+		put16(f + 12, 0x8100);
+		put16(f + 14, vid);
+		off += 4;
+	}
+	put16(f + off, type);
+	return off + 2;
 }
 
 /* Ethernet header with tags: TPIDs from tpid[] (0-ended), then ethertype. */
@@ -254,28 +311,203 @@ static void vlan(void)
 	eth_dgram(6000, &a, q, 0, 1);
 }
 
+/* An ARP request from 10.0.1.1 for 10.0.1.2 behind h; its length. */
+static size_t arp(uint8_t *f, size_t h)
+{
+	memset(f + h, 0, 28);
+	put16(f + h, 1); /* Ethernet */
+	put16(f + h + 2, 0x0800);
+	f[h + 4] = 6;
+	f[h + 5] = 4;
+	put16(f + h + 6, 1); /* request */
+	memcpy(f + h + 14, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
+	memcpy(f + h + 24, (const uint8_t[]){ 10, 0, 1, 2 }, 4);
+	return h + 28;
+}
+
 static void nonip(void)
 {
 	struct dgram a = pool(1, 64), b = pool(8, 64);
 	uint8_t f[64];
-	size_t off = eth(f, NULL, 0x0806);
+	size_t n = arp(f, eth(f, NULL, 0x0806));
 
-	memset(f + off, 0, 28);
-	put16(f + off, 1); /* Ethernet */
-	put16(f + off + 2, 0x0800);
-	f[off + 4] = 6;
-	f[off + 5] = 4;
-	put16(f + off + 6, 1); /* request */
-	memcpy(f + off + 14, (const uint8_t[]){ 10, 0, 1, 1 }, 4);
-	memcpy(f + off + 24, (const uint8_t[]){ 10, 0, 1, 2 }, 4);
-	record(0, f, off + 28, "-", 100);
+	record(0, f, n, "-", 100);
 	eth_dgram(1000, &a, NULL, 1, 0);
-	record(2000, f, off + 28, "-", 100);
+	record(2000, f, n, "-", 100);
 	eth_dgram(3000, &b, NULL, 8, 1);
-	record(4000, f, off + 28, "-", 100);
+	record(4000, f, n, "-", 100);
 	eth_dgram(5000, &a, NULL, 1, 0);
 	/* an Ethernet frame too short for its header */
 	record(6000, f, 10, "-", 101);
+}
+
+static void netdev(void)
+{
+	static const struct {
+		uint8_t mac;
+		uint16_t vid;
+		int what; /* 0, 1: datagram a, b; 2: ARP */
+		const char *key;
+		int frame;
+	} t[] = {
+		{ 1, 0, 0, "0", 0 },   { 1, 0, 0, "0", 0 },
+		{ 1, 10, 0, "0", 1 },  { 3, 10, 0, "0", 2 },
+		{ 1, 0, 2, "-", 3 },   { 1, 0, 2, "-", 3 },
+		{ 1, 20, 0, "0", 4 },  { 1, 0, 1, "8", 5 },
+		{ 3, 0, 2, "-", 6 },
+	};
+	struct dgram a = pool(0, 64), b = pool(8, 64);
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const struct dgram *d = t[i].what ? &b : &a;
+		uint8_t f[2048];
+		size_t off;
+
+		if (t[i].what == 2) {
+			off = arp(f, eth_mac(f, t[i].mac, t[i].vid, 0x0806));
+		} else {
+			off = eth_mac(f, t[i].mac, t[i].vid,
+				      d->family == 4 ? 0x0800 : 0x86dd);
+			off += build_ip(f + off, d);
+		}
+		record(i * 1000ull, f, off, t[i].key, t[i].frame);
+	}
+}
+
+/*
+ * Datagram a plain, then inside tunnels: VXLAN on 4789 from two outer
+ * sources and on 8472 (Ethernet inside), GRE, Geneve and GTP-U (IP
+ * inside). Every record has its own key until a tunnel is opened.
+ */
+static void tunnel(void)
+{
+	static const struct {
+		int kind; /* 0 VXLAN, 1 GRE, 2 Geneve, 3 GTP-U */
+		uint16_t port;
+		uint8_t src;
+	} t[] = {
+		{ 0, 4789, 1 }, { 0, 4789, 3 }, { 0, 8472, 1 },
+		{ 1, 0, 1 },	{ 2, 6081, 1 }, { 3, 2152, 1 },
+	};
+	struct dgram a = pool(0, 64);
+	uint8_t f[2048], in[2048];
+	size_t off, n;
+
+	off = eth(f, NULL, 0x0800);
+	record(0, f, off + build_ip(f + off, &a), "100", 100);
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint8_t hdr[16] = { 0 };
+		size_t hl = 8, ol;
+		char k[16];
+
+		n = 0;
+		if (t[i].kind == 0) /* VXLAN carries Ethernet */
+			n = eth(in, NULL, 0x0800);
+		n += build_ip(in + n, &a);
+		switch (t[i].kind) {
+		case 0: /* flags: I; VNI 42 */
+			hdr[0] = 0x08;
+			hdr[6] = 42;
+			break;
+		case 1: /* GRE version 0, IPv4 */
+			put16(hdr + 2, 0x0800);
+			hl = 4;
+			break;
+		case 2: /* Geneve version 0, no options, IPv4; VNI 42 */
+			put16(hdr + 2, 0x0800);
+			hdr[6] = 42;
+			break;
+		default: /* GTP-U version 1, PT 1, G-PDU, TEID 42 */
+			hdr[0] = 0x30;
+			hdr[1] = 0xff;
+			put16(hdr + 2, (uint32_t)n);
+			hdr[7] = 42;
+			break;
+		}
+		off = eth(f, NULL, 0x0800);
+		ol = hl + n + (t[i].kind == 1 ? 0 : 8);
+		off += outer_ip(f + off, t[i].kind == 1 ? 47 : 17, t[i].src, ol);
+		if (t[i].kind != 1)
+			off += outer_udp(f + off, t[i].port, hl + n);
+		memcpy(f + off, hdr, hl);
+		memcpy(f + off + hl, in, n);
+		snprintf(k, sizeof(k), "%u", 101 + i);
+		record((i + 1) * 1000ull, f, off + hl + n, k, (int)(101 + i));
+	}
+}
+
+/* a at 0, b at 10 ms, a at 1 ms (late) and at 10.5 ms */
+static void late(void)
+{
+	struct dgram a = pool(2, 64), b = pool(3, 64);
+
+	eth_dgram(0, &a, NULL, 2, 0);
+	eth_dgram(10000000, &b, NULL, 3, 1);
+	eth_dgram(1000000, &a, NULL, 2, 0);
+	eth_dgram(10500000, &a, NULL, 2, 0);
+}
+
+/* pcapng, by hand: libpcap writes pcap files only */
+static FILE *ng;
+
+static void ng_block(uint32_t type, const uint8_t *body, size_t len)
+{
+	static const uint8_t pad[4];
+	uint32_t total = (uint32_t)(12 + ((len + 3) & ~(size_t)3));
+
+	fwrite(&type, 4, 1, ng);
+	fwrite(&total, 4, 1, ng);
+	fwrite(body, 1, len, ng);
+	fwrite(pad, 1, (4 - len % 4) % 4, ng);
+	fwrite(&total, 4, 1, ng);
+}
+
+static void ng_idb(uint16_t linktype, uint32_t snaplen)
+{
+	uint8_t b[8] = { 0 };
+
+	memcpy(b, &linktype, 2);
+	memcpy(b + 4, &snaplen, 4);
+	ng_block(1, b, sizeof(b));
+}
+
+/* an enhanced packet block of a's frame on interface id, at t us */
+static void ng_epb(uint32_t id, uint64_t t, const struct dgram *a, int cls)
+{
+	uint8_t b[2048];
+	uint32_t w[5] = { id, (uint32_t)(t >> 32), (uint32_t)t };
+	size_t n = eth(b + 20, NULL, 0x0800);
+
+	n += build_ip(b + 20 + n, a);
+	w[3] = w[4] = (uint32_t)n;
+	memcpy(b, w, 20);
+	ng_block(6, b, 20 + n);
+	printf("%u %d %d\n", ++nrec, cls, cls);
+}
+
+static int ifaces(const char *kind, const char *path)
+{
+	/* byte-order magic, version 1.0, section length unknown (-1) */
+	uint32_t shb[4] = { 0x1a2b3c4d, 1, 0xffffffff, 0xffffffff };
+	struct dgram a = pool(0, 64), b = pool(1, 64);
+
+	if (strcmp(kind, "same") && strcmp(kind, "type") && strcmp(kind, "snap")) {
+		fprintf(stderr, "ddf_pcapgen: no interfaces '%s'\n", kind);
+		return 2;
+	}
+	ng = fopen(path, "wb");
+	if (!ng) {
+		perror(path);
+		return 1;
+	}
+	ng_block(0x0a0d0d0a, (const uint8_t *)shb, sizeof(shb));
+	ng_idb(DLT_EN10MB, 65535);
+	ng_epb(0, 0, &a, 0);
+	ng_epb(0, 1000, &b, 1);
+	ng_idb(!strcmp(kind, "type") ? DLT_LINUX_SLL : DLT_EN10MB,
+	       !strcmp(kind, "snap") ? 128 : 65535);
+	ng_epb(1, 2000, &a, 0);
+	return fclose(ng) ? 1 : 0;
 }
 
 static void timed(void)
@@ -383,6 +615,8 @@ int main(int argc, char **argv)
 		s = "";
 	usec = argc == 4;
 	dlt = DLT_EN10MB;
+	if (!strncmp(s, "ifaces:", 7))
+		return ifaces(s + 7, argv[2]);
 	if (!strncmp(s, "link:", 5)) {
 		dlt = link_dlt(s + 5);
 		if (dlt < 0) {
@@ -390,9 +624,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	} else if (strcmp(s, "mixed") && strcmp(s, "vlan") &&
-		   strcmp(s, "nonip") && strcmp(s, "time")) {
+		   strcmp(s, "nonip") && strcmp(s, "time") &&
+		   strcmp(s, "netdev") && strcmp(s, "tunnel") &&
+		   strcmp(s, "late")) {
 		fprintf(stderr,
-			"usage: ddf_pcapgen mixed|vlan|nonip|time|link:TYPE FILE [usec]\n");
+			"usage: ddf_pcapgen mixed|vlan|nonip|time|netdev|tunnel|late|link:TYPE|ifaces:K FILE [usec]\n");
 		return 2;
 	}
 	dead = pcap_open_dead_with_tstamp_precision(
@@ -411,6 +647,12 @@ int main(int argc, char **argv)
 		nonip();
 	else if (!strcmp(s, "time"))
 		timed();
+	else if (!strcmp(s, "netdev"))
+		netdev();
+	else if (!strcmp(s, "tunnel"))
+		tunnel();
+	else if (!strcmp(s, "late"))
+		late();
 	else
 		link_seq(s + 5);
 	pcap_dump_close(dump);

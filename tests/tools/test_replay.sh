@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # ddfctl replay on crafted captures (ddf_pcapgen): every record's verdict
 # against the classes the generator prints, for count and time windows,
-# VLAN tags, link types, non-IP records, -w/-W, the summary, and the
-# sentences of bad files and bad words.
+# VLAN tags, link types, non-IP records, rules of family netdev, tunnels,
+# records stamped out of order, pcapng interfaces, -w/-W, the summary, and
+# the sentences of bad files and bad words.
 # Usage: tests/tools/test_replay.sh [BUILD_DIR]
 set -e
 
@@ -151,7 +152,7 @@ ndup=$(grep -c ' duplicate ' "$tmp/log")
 	"$(awk '{ print $3 }' "$tmp/dlog")" ] && [ "$ndup" -gt 10 ] && ok ||
 	bad "-W holds the duplicates"
 grep -q "\"records\": 96, \"packets\": 96, .*\"duplicates\": $ndup, \"dropped\": $ndup, \"marked\": 0, " "$tmp/sum" &&
-	grep -q "\"kept\": $((96 - ndup)), \"filter\": {\"kind\": [0-9]*, \"kind_name\": \"exact\", \"window\": 8, \"bytes\": [1-9]" "$tmp/sum" &&
+	grep -q "\"kept\": $((96 - ndup)), \"late\": 0, \"filter\": {\"kind\": [0-9]*, \"kind_name\": \"exact\", \"window\": 8, \"bytes\": [1-9]" "$tmp/sum" &&
 	ok || bad "the JSON summary: $(cat "$tmp/sum")"
 
 # Test that with nothing dropped -w writes the input again byte for byte,
@@ -275,6 +276,124 @@ fi
 	grep -qxF '    DDF_KEY_A_FORM 2 (frame)' "$tmp/out" && ok ||
 	bad "rule add family netdev key frame: $(cat "$tmp/out")"
 
+# short WORDS...: the verdicts of replay WORDS filter exact window 30, one
+# letter for new and duplicate
+short() {
+	"$CTL" replay "$@" filter exact window 30 -l "$tmp/log" >/dev/null &&
+		awk '{ printf "%s ", $2 }' "$tmp/log" |
+		sed 's/duplicate/d/g; s/new/n/g; s/ $//'
+}
+
+# Test that a rule of family netdev keys each Ethernet record as the frame
+# a netdev hook sees, with its VLAN IDs and, for frames that carry no IP,
+# its MAC addresses; the IP families skip the tags and pass ARP. The
+# records (pcapgen netdev): 1, 2 a datagram untagged; 3 in VLAN 10; 4 in
+# VLAN 10 from other MACs; 5, 6 an ARP request; 7 the datagram in VLAN 20;
+# 8 another datagram (IPv6, TCP); 9 the ARP request from other MACs
+"$GEN" netdev "$tmp/in.pcap" >"$tmp/cls"
+while IFS='|' read -r words want; do
+	# shellcheck disable=SC2086
+	got=$(short "$tmp/in.pcap" $words)
+	[ "$got" = "$want" ] && ok ||
+		bad "netdev capture, replay $words: '$got', not '$want'"
+done <<'LIST'
+family netdev|n d n d n d n n n
+family netdev ignore ttl,ipv4csum,vlan|n d d d n d d n n
+family netdev ignore ttl,ipv4csum,vlan,mac|n d d d n d d n d
+family netdev key saddr,daddr,proto|n d n d n d n n n
+family netdev key saddr,daddr,proto ignore vlan|n d d d n d d n n
+family netdev key frame|n d n n n d n n n
+family netdev key frame ignore mac|n d n d n d n n d
+family netdev key frame ignore vlan|n d d n n d d n n
+family netdev key frame ignore vlan,mac|n d d d n d d n d
+family netdev hook egress dev eth0 priority -5|n d n d n d n n n
+family netdev proto udp|n d n d skipped skipped n skipped skipped
+family inet|n d d d not-ip not-ip d n not-ip
+LIST
+
+# Test that decap keys the packet inside the tunnels asked for, in the IP
+# families and in family netdev alike. The records (pcapgen tunnel): 1 a
+# datagram; 2, 3 in VXLAN on port 4789 from two outer sources; 4 in VXLAN
+# on port 8472; 5 in GRE; 6 in Geneve; 7 in GTP-U
+"$GEN" tunnel "$tmp/in.pcap" >"$tmp/cls"
+while IFS='|' read -r words want; do
+	for fam in inet netdev; do
+		# shellcheck disable=SC2086
+		got=$(short "$tmp/in.pcap" family $fam $words)
+		[ "$got" = "$want" ] && ok ||
+			bad "tunnels, replay family $fam $words: '$got', not '$want'"
+	done
+done <<'LIST'
+decap none|n n n n n n n
+decap vxlan|n d d n n n n
+decap vxlan:4789|n d d n n n n
+decap vxlan:8472|n n n d n n n
+decap gre|n n n n d n n
+decap geneve|n n n n n d n
+decap gtpu|n n n n n n d
+decap vxlan,gre,geneve,gtpu|n d d n d d d
+LIST
+
+# Test that a record stamped earlier than the one before it is taken at
+# the latest time seen, as the kernel's clock never goes back: the first
+# datagram again at 1 ms, after a record at 10 ms, is 10 ms after its first
+# sighting (new), and its copy at 10.5 ms is 0.5 ms after that (duplicate)
+"$GEN" late "$tmp/in.pcap" >"$tmp/cls"
+"$CTL" replay "$tmp/in.pcap" filter exact window 100/2ms -l "$tmp/log" \
+	>"$tmp/sum"
+got=$(awk '{ printf "%s ", $2 }' "$tmp/log")
+[ "$got" = "new new new duplicate " ] && ok || bad "a late record: got '$got'"
+grep -qxF "note: 1 record was stamped earlier than a record before it: it was taken at the latest time seen, as the kernel's clock never goes back" \
+	"$tmp/sum" && ok || bad "a late record's note: $(cat "$tmp/sum")"
+"$CTL" -j replay "$tmp/in.pcap" filter exact window 100/2ms |
+	grep -q '"kept": 3, "late": 1, ' && ok || bad "late in the JSON summary"
+
+# Test that family netdev refuses a capture that is not Ethernet before it
+# reads a record or writes a file
+"$GEN" link:sll "$tmp/in.pcap" >"$tmp/cls"
+rm -f "$tmp/o.pcap" "$tmp/log"
+if "$CTL" replay "$tmp/in.pcap" family netdev window 8 -w "$tmp/o.pcap" \
+	-l "$tmp/log" >"$tmp/out" 2>"$tmp/err"; then
+	bad "family netdev replays a Linux cooked capture"
+else
+	grep -qxF "ddfctl: replay: family netdev keys Ethernet frames; '$tmp/in.pcap' has link type LINUX_SLL" \
+		"$tmp/err" && [ ! -e "$tmp/o.pcap" ] && [ ! -e "$tmp/log" ] &&
+		ok || bad "family netdev, Linux cooked capture: $(cat "$tmp/err")"
+fi
+
+# Test that a pcapng file whose interfaces share a link type and snap
+# length is read whole, and that one whose interfaces differ is refused
+# before a record is read, naming the interface and what differs; from
+# standard input, where the file cannot be walked first, libpcap's error
+# is explained and placed after the records read
+"$GEN" ifaces:same "$tmp/ng.pcapng" >"$tmp/cls"
+"$CTL" replay "$tmp/ng.pcapng" family netdev filter exact window 8 \
+	-l "$tmp/log" >/dev/null && [ "$(verdicts)" = "$(expect 2 8)" ] && ok ||
+	bad "a pcapng file of two like interfaces"
+while IFS='|' read -r kind what; do
+	"$GEN" "ifaces:$kind" "$tmp/ng.pcapng" >"$tmp/cls"
+	rm -f "$tmp/o.pcap"
+	if "$CTL" replay "$tmp/ng.pcapng" window 8 -w "$tmp/o.pcap" \
+		>/dev/null 2>"$tmp/err"; then
+		bad "pcapng interfaces of another $kind: accepted"
+		continue
+	fi
+	grep -qF "ddfctl: replay: '$tmp/ng.pcapng': interface 1 has $what: libpcap reads a pcapng file only when all its interfaces have one link type and one snap length" \
+		"$tmp/err" && [ ! -e "$tmp/o.pcap" ] && ok ||
+		bad "pcapng interfaces of another $kind: $(cat "$tmp/err")"
+	if "$CTL" replay - window 8 <"$tmp/ng.pcapng" >/dev/null 2>"$tmp/err"; then
+		bad "pcapng interfaces of another $kind on stdin: accepted"
+	else
+		grep -qF "ddfctl: replay: '-': after record 2: an interface has a" \
+			"$tmp/err" &&
+			grep -qF "libpcap reads a pcapng file only when" "$tmp/err" &&
+			! grep -q 'record 1' "$tmp/err" && ok ||
+			bad "pcapng interfaces of another $kind on stdin: $(cat "$tmp/err")"
+	fi
+done <<'LIST'
+type|link type LINUX_SLL, interface 0 EN10MB
+snap|snap length 128, interface 0 65535
+LIST
 
 # Test that replay is in --help, answers replay --help, and is in the man page
 "$CTL" --help | grep -q '^  replay  *FILE ' && ok || bad "--help lists replay"

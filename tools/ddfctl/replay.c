@@ -4,14 +4,18 @@
  *
  * The rule words are those of `rule add` (parsed by the same code, sized by
  * the same core), and each record goes through what the kernel's hook does
- * with a packet: ddf_key_hash() over its IP packet, then
+ * with a packet: ddf_key_hash() over its IP packet (a rule of family
+ * netdev: ddf_key_hash_link() over its Ethernet frame), then
  * ddf_filter_test_and_insert() on a filter built by ddf_filter_init() in
  * memory sized by ddf_filter_memsize() from the very parameters `rule add`
  * would send. With the same words and seed, the decisions are the kernel's
  * for the same packet sequence. Differences that remain, by design:
  *
  *  - Time windows run on the capture's timestamps (ns), the filter starting
- *    at the first record's; the kernel's clock is ktime_get_ns().
+ *    at the first record's; the kernel's clock is ktime_get_ns(). That
+ *    clock never goes back: a record stamped earlier than one before it
+ *    (captures merged from several taps, a clock stepped back) is taken at
+ *    the latest time seen so far, and counted late.
  *  - The kernel draws a random PRNG seed for the kinds that forget at
  *    random (sbf, rsbf, bsbf, bsbfsd, rlbsbf); replay derives one from the
  *    seed, so those kinds are reproducible offline but not equal.
@@ -27,6 +31,12 @@
  * another link type) is not IP: kept and counted, as the kernel's IP hooks
  * never see it. `key frame` instead hashes every captured byte of every
  * record, link layer included (editcap -D's comparison).
+ *
+ * A rule of family netdev sees what the kernel's netdev hooks see: whole
+ * Ethernet frames. Its records must be Ethernet (DLT_EN10MB); each is
+ * handed to ddf_key_hash_link() whole, from its MAC header, as the hook
+ * hands it a frame, so VLAN tags, MAC addresses and frames that carry no
+ * IP are keyed as the module keys them.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -43,9 +53,10 @@ static const char replay_help[] =
 	"usage: ddfctl [-j] replay FILE [-w KEPT] [-W DROPPED] [-l LOG] [RULE WORDS]\n"
 	"  the decisions of a rule over a pcap or pcapng FILE ('-': stdin),\n"
 	"  no kernel needed; RULE WORDS are those of 'rule add' after its NAME\n"
-	"  (key, payload, ignore, max-bytes, proto, family, filter, window,\n"
-	"  fpr, memory, shape, seed, hash, action; hook, priority, iif and oif\n"
-	"  are taken and mean nothing offline), and 'key frame' besides\n"
+	"  (key, payload, ignore, decap, max-bytes, proto, family, filter,\n"
+	"  window, fpr, memory, shape, seed, hash, action; hook, priority,\n"
+	"  dev, iif and oif are taken and mean nothing offline), and 'key\n"
+	"  frame' with any family\n"
 	"  -w KEPT     write the packets the rule lets through (pcap)\n"
 	"  -W DROPPED  write the packets it drops (action drop)\n"
 	"  -l LOG      one line per record: its number (from 1), new,\n"
@@ -55,17 +66,24 @@ static const char replay_help[] =
 	"  key frame   every captured byte of the record, link layer included,\n"
 	"              and its length: with filter exact window N-1, the packets\n"
 	"              dropped are those editcap -D N removes\n"
-	"  The IP packet is found behind Ethernet (VLAN tags skipped), raw IP,\n"
-	"  Linux cooked SLL/SLL2 and BSD loopback; other records are not IP and\n"
-	"  kept. Time windows run on the capture's timestamps. Without a seed\n"
-	"  the SipHash key is random, as in the kernel.\n"
+	"  family netdev  Ethernet captures only: each record is the frame a\n"
+	"              netdev hook sees, keyed whole from its MAC header (VLAN\n"
+	"              tags, MAC addresses, frames with no IP), as the kernel\n"
+	"              keys it; no dev needed\n"
+	"  The IP packet of the other families is found behind Ethernet (VLAN\n"
+	"  tags skipped), raw IP, Linux cooked SLL/SLL2 and BSD loopback; other\n"
+	"  records are not IP and kept. Time windows run on the capture's\n"
+	"  timestamps; a record stamped earlier than one before it is taken at\n"
+	"  the latest time seen (the kernel's clock never goes back) and counted\n"
+	"  late. Without a seed the SipHash key is random, as in the kernel.\n"
 	"summary: records, packets and bytes hashed, duplicates, dropped, marked,\n"
 	"  unparsed (IP but unusable, as the kernel counts), skipped (another\n"
-	"  family or protocol), not-ip, truncated (cut by the snap length), kept\n";
+	"  family or protocol), not-ip, truncated (cut by the snap length), kept,\n"
+	"  late (stamped earlier than a record before it)\n";
 
 struct replay_counts {
 	uint64_t records, packets, bytes, duplicates, dropped, marked;
-	uint64_t unparsed, skipped, not_ip, truncated, kept;
+	uint64_t unparsed, skipped, not_ip, truncated, kept, late;
 };
 
 struct replay {
@@ -80,6 +98,7 @@ struct replay {
 	u_int prec; /* of the files written */
 	int dlt;
 	bool link_known;
+	uint64_t t_max; /* the latest timestamp seen (ns) */
 	pcap_dumper_t *kept, *dropped;
 	FILE *log;
 	struct replay_counts c;
@@ -267,6 +286,15 @@ static enum verdict replay_record(struct replay *rp,
 	uint8_t ver = 0;
 	int ret;
 
+	if (family_netdev(r->family)) {
+		/* the frame as a netdev hook has it, no tag taken out */
+		const struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
+
+		ret = ddf_key_hash_link(&r->key, &lk, ddf_key_read_flat, &flat,
+					flat.len, &rp->key, r->hash_alg, &hash,
+					&ki);
+		goto hashed;
+	}
 	if (r->key.form != DDF_KEY_FRAME) {
 		if (!record_l3(rp->dlt, d, h->caplen, &l3, &ver))
 			return V_NOT_IP;
@@ -284,6 +312,7 @@ static enum verdict replay_record(struct replay *rp,
 	}
 	ret = ddf_key_hash(&r->key, ddf_key_read_flat, &flat, flat.len,
 			   &rp->key, r->hash_alg, &hash, &ki);
+hashed:
 	switch (ret) {
 	case DDF_KEY_HASHED:
 		break;
@@ -294,8 +323,7 @@ static enum verdict replay_record(struct replay *rp,
 		return V_SKIPPED;
 	}
 	if (time_mode)
-		now = (uint64_t)h->ts.tv_sec * 1000000000ull +
-		      (uint64_t)h->ts.tv_usec; /* ns precision */
+		now = rp->t_max;
 	rp->c.packets++;
 	rp->c.bytes += ki.len;
 	return ddf_filter_test_and_insert(rp->filter, &hash, now) ? V_DUP :
@@ -451,7 +479,7 @@ static void print_summary(FILE *out, const struct replay *rp)
 #define RC(m) { #m, offsetof(struct replay_counts, m) }
 		RC(records), RC(packets), RC(bytes), RC(duplicates),
 		RC(dropped), RC(marked), RC(unparsed), RC(skipped),
-		RC(not_ip), RC(truncated), RC(kept),
+		RC(not_ip), RC(truncated), RC(kept), RC(late),
 #undef RC
 	};
 
@@ -498,6 +526,12 @@ static void print_summary(FILE *out, const struct replay *rp)
 	    c->records)
 		fprintf(out, "note: replay finds no IP packets in link type %s: every record passed as not IP\n",
 			link ? link : "?");
+	if (c->late == 1)
+		fputs("note: 1 record was stamped earlier than a record before it: it was taken at the latest time seen, as the kernel's clock never goes back\n",
+		      out);
+	else if (c->late)
+		fprintf(out, "note: %llu records were stamped earlier than a record before them: each was taken at the latest time seen, as the kernel's clock never goes back\n",
+			(unsigned long long)c->late);
 }
 
 /* Read every record; 0, or -1 after a sentence. */
@@ -509,18 +543,24 @@ static int replay_run(struct replay *rp)
 	int ret;
 
 	while ((ret = pcap_next_ex(rp->pcap, &h, &d)) == 1) {
+		/* read in ns precision: tv_usec holds nanoseconds */
+		uint64_t t = (uint64_t)h->ts.tv_sec * 1000000000ull +
+			     (uint64_t)h->ts.tv_usec;
 		enum verdict v;
 		bool drop = false;
 
 		if (!rp->filter) {
 			/* built at the first record's time, as a rule before it */
-			uint64_t t0 = (uint64_t)h->ts.tv_sec * 1000000000ull +
-				      (uint64_t)h->ts.tv_usec;
-
 			if (replay_filter(rp, r->filter.params.flags &
-						      DDF_PF_TIME ? t0 : 0))
+						      DDF_PF_TIME ? t : 0))
 				return -1;
+			rp->t_max = t;
 		}
+		/* the kernel's clock never goes back */
+		if (t < rp->t_max)
+			rp->c.late++;
+		else
+			rp->t_max = t;
 		rp->c.records++;
 		if (h->caplen < h->len)
 			rp->c.truncated++;
@@ -564,9 +604,9 @@ static int replay_run(struct replay *rp)
 				verdict_names[v], h->caplen);
 	}
 	if (ret == PCAP_ERROR)
-		return ddfctl_err("replay: '%s': record %llu: %s", rp->in,
-				  (unsigned long long)rp->c.records + 1,
-				  pcap_geterr(rp->pcap));
+		return pcapng_read_error(rp->in,
+					 (unsigned long long)rp->c.records,
+					 pcap_geterr(rp->pcap));
 	if (!rp->filter && replay_filter(rp, 0))
 		return -1;
 	return 0;
@@ -625,10 +665,17 @@ int cmd_replay(int argc, char **argv)
 					  strerror(errno));
 		ddf_sipkey_from_bytes(&rp.key, seed);
 	}
-	if (open_in(&rp, &rp.prec))
+	if (pcapng_check_ifaces(rp.in) || open_in(&rp, &rp.prec))
 		return -1;
 	err = 0;
-	if (rp.kept_path && !(rp.kept = open_out(&rp, rp.kept_path, "-w")))
+	if (family_netdev(rp.rule.family) && rp.dlt != DLT_EN10MB) {
+		const char *name = pcap_datalink_val_to_name(rp.dlt);
+
+		err = ddfctl_err("replay: family netdev keys Ethernet frames; '%s' has link type %s",
+				 rp.in, name ? name : "?");
+	}
+	if (!err && rp.kept_path &&
+	    !(rp.kept = open_out(&rp, rp.kept_path, "-w")))
 		err = -1;
 	if (!err && rp.dropped_path &&
 	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W")))
