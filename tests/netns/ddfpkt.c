@@ -85,18 +85,22 @@ static const char recv_usage[] =
 
 static const char replay_usage[] =
 	"usage: ddfpkt replay -i IFACE -m MAC [-k K] [-S] [-W USEC] FILE\n"
-	"       ddfpkt replay -E -i IFACE [-k K] [-S] [-W USEC] FILE\n"
+	"       ddfpkt replay -E [-D] -i IFACE [-k K] [-S] [-W USEC] FILE\n"
 	"  the IP packet of every record of the pcap FILE, as send sends them\n"
 	"  (link types Ethernet, VLAN tags skipped, Linux cooked SLL and SLL2,\n"
 	"  raw IP); records with no IP packet are not sent\n"
 	"  -E               every record as it is, a whole Ethernet frame (link\n"
 	"                   type Ethernet): MAC addresses, tags and all\n"
+	"  -D               with -E: a frame refused with ENOBUFS was dropped on\n"
+	"                   the way out (a netdev egress rule): counted, not\n"
+	"                   sent again (\"K dropped\" with -S)\n"
 	"  -i IFACE -m MAC  the interface and the destination MAC\n"
 	"  -k K             only record K (from 1)\n"
 	"  -S               step: one record per line read on stdin, then\n"
 	"                   \"K sent\" or \"K not-ip\" on stdout (EOF stops)\n"
 	"  -W USEC          sleep between packets (0)\n"
-	"Prints \"ddfpkt: sent P packets, N records not IP\" (on stderr with -S).\n";
+	"Prints \"ddfpkt: sent P packets, N records not IP\", with -E \"ddfpkt:\n"
+	"sent F frames, D dropped on the way out\" (on stderr with -S).\n";
 
 /* A way out: an interface, the next hop's MAC and the TTL used there. */
 struct path {
@@ -122,6 +126,8 @@ struct send_opts {
 
 static const char *cmd = "ddfpkt";
 static unsigned long enobufs_retries;
+/* replay -D: ENOBUFS is a drop on the way out, not a full queue */
+static bool enobufs_is_drop;
 
 /*
  * Exit with a sentence on stderr: status 2 for a usage error, which points
@@ -372,8 +378,11 @@ static size_t build_packet(const struct send_opts *o, uint32_t i, uint8_t ttl,
 	return hlen + len;
 }
 
-/* One write on an AF_PACKET socket to @sll, as many times as ENOBUFS asks. */
-static void send_ll(int fd, const struct sockaddr_ll *sll, const char *ifname,
+/*
+ * One write on an AF_PACKET socket to @sll, as many times as ENOBUFS asks;
+ * returns false when ENOBUFS is taken for a drop (replay -D).
+ */
+static bool send_ll(int fd, const struct sockaddr_ll *sll, const char *ifname,
 		    const uint8_t *buf, size_t len, const char *hint)
 {
 	unsigned int tries = 0;
@@ -382,6 +391,12 @@ static void send_ll(int fd, const struct sockaddr_ll *sll, const char *ifname,
 		      sizeof(*sll)) != (ssize_t)len) {
 		if (errno == EINTR)
 			continue;
+		/*
+		 * A netdev egress hook that drops the frame makes the send
+		 * fail with ENOBUFS too: every try would be dropped again.
+		 */
+		if (errno == ENOBUFS && enobufs_is_drop)
+			return false;
 		/*
 		 * A veth whose peer's backlog is full drops the packet and
 		 * says ENOBUFS: it never left, so sending it again keeps the
@@ -397,6 +412,7 @@ static void send_ll(int fd, const struct sockaddr_ll *sll, const char *ifname,
 				len, ifname, hint);
 		sys_err("sending on %s", ifname);
 	}
+	return true;
 }
 
 static void send_packet(int fd, const struct send_opts *o,
@@ -418,7 +434,7 @@ static void send_packet(int fd, const struct send_opts *o,
  * A whole Ethernet frame as captured, MAC addresses and tags included
  * (SOCK_RAW): the receiving side sees exactly these bytes.
  */
-static void send_frame(int fd, const struct path *p, const uint8_t *frame,
+static bool send_frame(int fd, const struct path *p, const uint8_t *frame,
 		       size_t len)
 {
 	struct sockaddr_ll sll = {
@@ -427,7 +443,7 @@ static void send_frame(int fd, const struct path *p, const uint8_t *frame,
 		.sll_ifindex = p->ifindex,
 	};
 
-	send_ll(fd, &sll, p->ifname, frame, len, "");
+	return send_ll(fd, &sll, p->ifname, frame, len, "");
 }
 
 /* All packets of one copy of a datagram on path @p; returns how many. */
@@ -712,6 +728,7 @@ static int cmd_replay(int argc, char **argv)
 	};
 	struct send_opts o = { .npaths = 1 };
 	unsigned long only = 0, gap = 0, index = 0, sent = 0, not_ip = 0;
+	unsigned long dropped = 0;
 	struct pcap_file f;
 	const uint8_t *rec;
 	bool mac_set = false, step = false, frames = false;
@@ -721,8 +738,11 @@ static int cmd_replay(int argc, char **argv)
 
 	cmd = "ddfpkt replay";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Ei:m:k:SW:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":DEi:m:k:SW:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'D':
+			enobufs_is_drop = true;
+			break;
 		case 'E':
 			frames = true;
 			break;
@@ -754,6 +774,8 @@ static int cmd_replay(int argc, char **argv)
 		usage_err("wants one pcap FILE");
 	if (frames && mac_set)
 		usage_err("-E sends the frames' own MAC addresses: no -m");
+	if (enobufs_is_drop && !frames)
+		usage_err("-D goes with -E");
 	if (frames && !o.path[0].ifname)
 		usage_err("-i IFACE is required");
 	if (!o.path[0].ifname || (!mac_set && !frames))
@@ -777,12 +799,17 @@ static int cmd_replay(int argc, char **argv)
 			usage_err("record %lu is shorter than an Ethernet header",
 				  index);
 		} else if (frames) {
-			if (sent && gap)
+			if (sent + dropped && gap)
 				sleep_us(gap);
-			send_frame(fd, &o.path[0], rec, len);
-			sent++;
-			if (step)
-				printf("%lu sent\n", index);
+			if (send_frame(fd, &o.path[0], rec, len)) {
+				sent++;
+				if (step)
+					printf("%lu sent\n", index);
+			} else {
+				dropped++;
+				if (step)
+					printf("%lu dropped\n", index);
+			}
 		} else if (l3 < 0 || (uint32_t)l3 >= len ||
 		    (rec[l3] >> 4 != 4 && rec[l3] >> 4 != 6)) {
 			not_ip++;
@@ -805,8 +832,9 @@ static int cmd_replay(int argc, char **argv)
 	if (only && index < only)
 		usage_err("the capture has no record %lu", only);
 	if (frames)
-		fprintf(step ? stderr : stdout, "ddfpkt: sent %lu frames\n",
-			sent);
+		fprintf(step ? stderr : stdout,
+			"ddfpkt: sent %lu frames, %lu dropped on the way out\n",
+			sent, dropped);
 	else
 		fprintf(step ? stderr : stdout,
 			"ddfpkt: sent %lu packets, %lu records not IP\n", sent,
