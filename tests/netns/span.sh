@@ -1,0 +1,298 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A capture box on a SPAN port. A mirror port delivers every copy of a
+# packet it was given (foreign MACs, VLAN tags, tunnels); a family netdev
+# rule at the port's ingress drops the copies, and nft's fwd hands what is
+# left to a dummy device, where tcpdump records it (a tool capturing on the
+# port itself sees every frame: packet taps run before netfilter). The
+# frames come from ddf_spangen, which also writes the captures a rule must
+# leave (the first copy of each packet, byte for byte): tcpdump's view of
+# what cap0 got must be its view of those, ddf's counters the generator's
+# numbers, and ddfctl replay must keep the same records offline.
+#
+#   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/span.sh
+#   (ddfctl, ddfpkt, ddf_spangen and tcpdump in $PATH)
+#
+# ┌──────────────────┐        ┌────────────────────────────────────────┐
+# │ $snd             │        │ $rcv, the capture box                  │
+# │                  │  veth  │                                        │
+# │  s0 ─────────────┼────────┼─ m0 promiscuous: the mirror port       │
+# │  ddfpkt replay -E│        │    ingress: ddf rule span (prio -10),  │
+# │  (frames as they │        │    then nft fwd to cap0 (prio 0)       │
+# │  are in the file)│        │  cap0 (dummy) ── tcpdump -w            │
+# └──────────────────┘        └────────────────────────────────────────┘
+#
+# Neither namespace has an address or IPv6, so nothing but the generated
+# frames crosses the veth. Every block begins with "# Test that ..." and
+# asserts; a failed assertion stops the script and fails it.
+
+set -e
+
+exec 3>&1
+export LANG=C
+snd="ddfspan-$$-snd"
+rcv="ddfspan-$$-rcv"
+here=$(cd "$(dirname "$0")" && pwd)
+: "${DDF_MODULES:=$(cd "$here/../.." && pwd)}"
+module=$DDF_MODULES/nf_ddf.ko
+tmp=$(mktemp -d)
+blocks=0
+seed=00112233445566778899aabbccddeeff
+# The capture box's rule, as the README gives it, with a seed so that
+# ddfctl replay decides as the kernel does.
+rule="window 1000000 fpr 1e-6 seed $seed action drop"
+declare -A cap_pid
+
+# shellcheck source=tests/netns/lib.bash
+. "$(dirname "$0")/lib.bash"
+
+cleanup() {
+	set +e
+	exec 2>/dev/null
+	for p in "${cap_pid[@]}"; do kill "$p"; done
+	ip netns del "$snd"
+	ip netns del "$rcv"
+	rm -rf "$tmp"
+	loaded && rmmod nf_ddf
+	exit
+}
+trap cleanup EXIT
+
+for t in ddfctl ddfpkt ddf_spangen tcpdump taskset; do
+	command -v "$t" >/dev/null || fail "no $t in PATH"
+done
+if loaded; then pp rmmod nf_ddf; fi
+for ns in "$snd" "$rcv"; do
+	pp ip netns add "$ns"
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$ns" link set up dev lo
+done
+ip -n "$snd" link add s0 type veth peer name m0 netns "$rcv"
+ip -n "$rcv" link add cap0 type dummy
+ip -n "$snd" link set up dev s0
+ip -n "$rcv" link set m0 promisc on up
+ip -n "$rcv" link set up dev cap0
+R nft add table netdev capture
+R nft add chain netdev capture span \
+	"{ type filter hook ingress device m0 priority 0; }"
+R nft add rule netdev capture span fwd to cap0
+
+# gen SCENARIO: $tmp/SCENARIO/sent.pcap and kept-VARIANT.pcap, and the
+# generator's numbers in $tmp/SCENARIO/counts
+gen() {
+	mkdir -p "$tmp/$1"
+	ddf_spangen "$1" "$tmp/$1" >"$tmp/$1/counts" || fail "ddf_spangen $1"
+}
+
+# want SCENARIO VARIANT records|kept|duplicates: a number of the generator
+want() {
+	awk -v v="$2" -v w="$3" '$1 == v {
+		for (i = 2; i < NF; i += 2) if ($i == w) print $(i + 1) }' \
+		"$tmp/$1/counts"
+}
+
+# words VARIANT: the rule words a variant of ddf_spangen stands for
+words() { [[ $1 == default ]] || echo "${1//-/ }"; }
+
+# tcpdump drops root for user tcpdump unless told otherwise, even to read
+# a file; the VMs have no such user.
+# text FILE: tcpdump's view of a capture, every byte from the MAC header
+text() { tcpdump -Z root -r "$1" -n -t -xx 2>/dev/null; }
+
+# records FILE: the number of records in a capture (0 while it has none)
+records() {
+	local n
+	n=$(tcpdump -Z root -r "$1" --count 2>/dev/null | sed -n 's/ packets$//p')
+	echo "${n:-0}"
+}
+
+# cap_start NS DEV NAME: tcpdump on DEV in NS, writing $tmp/NAME.pcap,
+# capturing when it returns
+cap_start() {
+	local out=$tmp/$3.pcap
+	rm -f "$out" "$out.log"
+	ip netns exec "$1" tcpdump -Z root -U -n -i "$2" -w "$out" \
+		2>"$out.log" &
+	cap_pid[$3]=$!
+	for _ in $(seq 300); do
+		grep -q 'listening on' "$out.log" 2>/dev/null && return
+		sleep 0.1
+	done
+	fail "tcpdump on $2 did not start: $(cat "$out.log")"
+}
+
+# cap_stop NAME N [NAME N]...: once each $tmp/NAME.pcap holds its N
+# records (or 30 s have passed), and a second more for any frame too many,
+# stop the tcpdumps; then got[NAME]=the records each holds
+declare -A got
+cap_stop() {
+	local a=("$@") i
+	for ((i = 0; i < ${#a[@]}; i += 2)); do
+		for _ in $(seq 100); do
+			(($(records "$tmp/${a[i]}.pcap") >= a[i + 1])) && break
+			sleep 0.2
+		done
+	done
+	sleep 1
+	for ((i = 0; i < ${#a[@]}; i += 2)); do
+		kill -INT "${cap_pid[${a[i]}]}"
+		wait "${cap_pid[${a[i]}]}" || true
+		unset "cap_pid[${a[i]}]"
+		got[${a[i]}]=$(records "$tmp/${a[i]}.pcap")
+		grep -q '^0 packets dropped by kernel' "$tmp/${a[i]}.pcap.log" ||
+			fail "tcpdump lost frames: $(cat "$tmp/${a[i]}.pcap.log")"
+	done
+}
+
+# same_bytes GOT WANT WHAT: the two captures' records are the same bytes
+# (files, not <(...): the VMs have no /dev/fd; WANT's text is kept)
+same_bytes() {
+	text "$1" >"$tmp/got.txt"
+	[[ -s $2.txt ]] || text "$2" >"$2.txt"
+	[[ -s $2.txt ]] || fail "$3: tcpdump cannot read $2"
+	if ! cmp -s "$tmp/got.txt" "$2.txt"; then
+		diff "$2.txt" "$tmp/got.txt" | head -n 40 >&2
+		fail "$3: tcpdump shows other bytes than the generator's (diff: - wanted, + got)"
+	fi
+}
+
+# rule_ctr NS RULE WORD: a counter of a ddf rule (ddfctl stats)
+rule_ctr() {
+	ip netns exec "$1" ddfctl stats "$2" | sed -n "s/.* $3 \([0-9]*\).*/\1/p"
+}
+
+# mirror SCENARIO [-D]: every frame of its sent.pcap out of s0, as it is;
+# -D: a frame an egress rule drops is not sent again. sent="F D": the
+# frames sent and those dropped on the way out. The sender stays on one
+# CPU: the frames queue on that CPU's backlog, in order, and the first
+# copy of a packet is the first to reach the rule.
+mirror() {
+	local out
+	# shellcheck disable=SC2086
+	out=$(S taskset -c 0 ddfpkt replay -E ${2:-} -i s0 -W 200 \
+		"$tmp/$1/sent.pcap")
+	sent=$(sed -n 's/^ddfpkt: sent \([0-9]*\) frames, \([0-9]*\) dropped.*/\1 \2/p' \
+		<<<"$out")
+	[[ -n $sent ]] || fail "ddfpkt replay -E: $out"
+}
+
+pp insmod "$module"
+scenarios="ttl vlan vxlan encap"
+for s in $scenarios; do gen "$s"; done
+
+# Test that without a rule cap0 gets every frame the port got, unchanged:
+# nft's fwd at ingress hands on the whole frame, MAC header included, and
+# the outer VLAN tag, which the receive path took out of the frame before
+# the hook, is back in it where tcpdump sees it (on cap0's transmit, or
+# through libpcap's auxiliary data).
+for s in $scenarios; do
+	n=$(want "$s" default records)
+	cap_start "$rcv" cap0 "$s-none"
+	mirror "$s"
+	expect_eq "$sent" "$n 0" "$s without a rule: frames sent, dropped"
+	cap_stop "$s-none" "$n"
+	expect_eq "${got[$s-none]}" "$n" "$s without a rule: frames on cap0"
+	same_bytes "$tmp/$s-none.pcap" "$tmp/$s/sent.pcap" "$s without a rule"
+	pretty rcv "$s: no rule, cap0 got $n of $n frames, byte for byte"
+done
+passed "no rule: cap0 gets every frame as it arrived"
+
+# ingress SCENARIO VARIANT: the scenario through a rule of the variant at
+# m0's ingress; cap0 must get the generator's kept records, a tcpdump on m0
+# every frame, and ddfctl replay must keep what the kernel kept
+ingress() {
+	local s=$1 v=$2 n k d words
+	n=$(want "$s" "$v" records)
+	k=$(want "$s" "$v" kept)
+	d=$(want "$s" "$v" duplicates)
+	words=$(words "$v")
+	# shellcheck disable=SC2086
+	R ddfctl rule add span family netdev hook ingress dev m0 \
+		priority -10 $rule $words
+	cap_start "$rcv" cap0 "$s-$v"
+	cap_start "$rcv" m0 "$s-$v-port"
+	mirror "$s"
+	expect_eq "$sent" "$n 0" "$s, $v: frames sent, dropped on the way out"
+	cap_stop "$s-$v" "$k" "$s-$v-port" "$n"
+	expect_eq "${got[$s-$v]}" "$k" "$s, $v: frames on cap0"
+	expect_eq "${got[$s-$v-port]}" "$n" "$s, $v: frames a tcpdump on the port saw"
+	same_bytes "$tmp/$s-$v.pcap" "$tmp/$s/kept-$v.pcap" "$s, $v"
+	R ddfctl stats span
+	expect_eq "$(rule_ctr "$rcv" span packets)" "$n" "$s, $v: rule packets"
+	expect_eq "$(rule_ctr "$rcv" span duplicates)" "$d" "$s, $v: rule duplicates"
+	expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "$s, $v: rule dropped"
+	R ddfctl rule del span
+	# shellcheck disable=SC2086
+	ddfctl replay "$tmp/$s/sent.pcap" -w "$tmp/$s-$v-replay.pcap" \
+		family netdev hook ingress dev m0 priority -10 $rule $words \
+		>"$tmp/sum" || fail "ddfctl replay: $(cat "$tmp/sum")"
+	pretty replay "$(sed -n 2p "$tmp/sum")"
+	grep -q "^packets $n .* duplicates $d dropped $d " "$tmp/sum" ||
+		fail "$s, $v: ddfctl replay counts other packets: $(cat "$tmp/sum")"
+	same_bytes "$tmp/$s-$v-replay.pcap" "$tmp/$s/kept-$v.pcap" \
+		"$s, $v, ddfctl replay"
+	pretty rcv "$s, $v: cap0 got $k of $n frames, the port $n; $d dropped"
+}
+
+# Test that a rule at the port's ingress with the default key drops the
+# copies a hop older (new TTL or hop limit, IPv4 checksum, MACs), so that
+# tcpdump on cap0 records each of 40 packets once, as it first arrived,
+# while one on the port still sees all 94 frames; and that ddfctl replay
+# keeps the same records.
+ingress ttl default
+passed "ingress, TTL copies: each packet once on cap0, replay agrees"
+
+# Test that under the default key a copy on another VLAN is another
+# packet and one on the same VLAN with another priority is not, and that
+# with ignore vlan every VLAN and no tag are the same packet.
+ingress vlan default
+ingress vlan ignore-ttl,ipv4csum,vlan
+passed "ingress, VLAN copies: the VLAN ID counts unless ignored"
+
+# Test that without decap no VXLAN frame is a copy of another (each outer
+# packet differs), and that decap vxlan finds the copies of a packet sent
+# by two or three VTEPs (other outer MACs, addresses over IPv4 and IPv6,
+# source ports, an outer tag), inner frames tagged or a hop older.
+ingress vxlan default
+ingress vxlan decap-vxlan
+passed "ingress, VXLAN copies: found with decap vxlan only"
+
+# Test QinQ, MPLS, Geneve, GRE, GRETAP, ERSPAN II and III through the port
+# and offline: the same packet plain, under labels, in another tunnel or
+# with another outer header is one packet under decap; the inner frame's
+# own tag counts, the outer tags and labels do not.
+ingress encap default
+ingress encap decap-vxlan,geneve,gre,erspan
+passed "ingress, QinQ, MPLS and tunnels: the kernel, replay and the generator agree"
+
+# Test that a rule at the sending veth's egress, where the tags are still
+# in the frame (nothing took them out), decides as the one at ingress: a
+# tcpdump on the mirror port sees only what the rule let out.
+egress() {
+	local s=$1 v=$2 n k d words
+	n=$(want "$s" "$v" records)
+	k=$(want "$s" "$v" kept)
+	d=$(want "$s" "$v" duplicates)
+	words=$(words "$v")
+	# shellcheck disable=SC2086
+	S ddfctl rule add out family netdev hook egress dev s0 $rule $words
+	cap_start "$rcv" m0 "$s-$v-egress"
+	mirror "$s" -D
+	expect_eq "$sent" "$k $d" "$s, $v at egress: frames sent, dropped on the way out"
+	cap_stop "$s-$v-egress" "$k"
+	expect_eq "${got[$s-$v-egress]}" "$k" "$s, $v at egress: frames on the port"
+	same_bytes "$tmp/$s-$v-egress.pcap" "$tmp/$s/kept-$v.pcap" \
+		"$s, $v at egress"
+	expect_eq "$(rule_ctr "$snd" out packets)" "$n" "$s, $v at egress: rule packets"
+	expect_eq "$(rule_ctr "$snd" out dropped)" "$d" "$s, $v at egress: rule dropped"
+	S ddfctl rule del out
+	pretty snd "$s, $v at egress: the port got $k of $n frames"
+}
+egress vlan default
+egress vlan ignore-ttl,ipv4csum,vlan
+egress encap decap-vxlan,geneve,gre,erspan
+passed "egress: tags in the frame key as tags taken out at ingress"
+
+echo "span.sh: $blocks passed, 0 failed"
