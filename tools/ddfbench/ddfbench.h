@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddfbench: what its commands share (ddfbench.c) and the speed commands
+ * (speed.c).
+ */
+#ifndef DDFBENCH_H
+#define DDFBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ddf_filter.h"
+#include "ddf_size.h"
+
+struct opts {
+	const char *filter;
+	uint64_t window, inserts, probes, memory, seed;
+	double fpr;
+	uint32_t k, l, B, b, s;
+	int json, thp, all;
+};
+
+extern int use_thp;
+
+void *big_alloc(uint64_t bytes);
+double now_s(void);
+uint64_t rnd(uint64_t *s);
+bool kind_has_window(uint32_t kind);
+const struct ddf_filter_type *kind_of(const struct opts *o);
+void params_of(const struct opts *o, struct ddf_params *p,
+	       struct ddf_size_report *rep);
+void print_params(FILE *f, const struct ddf_params *p);
+struct ddf_filter *build(const struct ddf_params *p);
+
+int cmd_speed(const struct opts *o);
+int cmd_speed_all(const struct opts *o);
+
+#endif /* DDFBENCH_H */

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfbench speed: ns per test-and-insert of a filter beside the memory
+ * system's own limits (a dependent read, random lines) measured in the
+ * same run over buffers of the same size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ddf_filter.h"
+#include "ddf_hash.h"
+#include "ddf_size.h"
+#include "ddfbench.h"
+
+/* Parameters filling about `memory` bytes with a typical shape. */
+static void speed_params(const struct opts *o, struct ddf_params *p)
+{
+	const struct ddf_filter_type *t = kind_of(o);
+	const char *why = NULL;
+	uint64_t bytes = o->memory;
+
+	*p = (struct ddf_params){ .kind = t->kind };
+	switch (t->kind) {
+	case DDF_KIND_APBF:
+		p->k = o->k ? o->k : 10;
+		p->l = o->l ? o->l : 7;
+		p->m = bytes * 8 / (p->k + p->l + 1);
+		break;
+	case DDF_KIND_APBBF:
+		p->k = o->k ? o->k : 3;
+		p->l = o->l ? o->l : 5;
+		p->block_bits = o->B ? o->B : 512;
+		p->block_hashes = o->b ? o->b : 8;
+		p->m = bytes * 8 / (p->k + p->l + 1) / p->block_bits;
+		break;
+	case DDF_KIND_QHT:
+	case DDF_KIND_QHTD:
+	case DDF_KIND_QQHTD:
+		p->k = o->k ? o->k : 4;
+		p->fp_bits = o->s ? o->s : 16;
+		p->m = bytes / 8;
+		break;
+	default: {
+		/* the other kinds size themselves from a budget */
+		struct ddf_size_req req = { .kind = t->kind, .bytes = bytes,
+					    .fpr = o->fpr ? o->fpr : 0.01,
+					    .window = o->window ? o->window :
+						      kind_has_window(t->kind) ?
+								  bytes / 64 : 0 };
+
+		if (ddf_size(&req, p, NULL, &why)) {
+			fprintf(stderr, "ddfbench: %s: %s\n", t->name, why);
+			exit(2);
+		}
+		return;
+	}
+	}
+	if (ddf_params_resolve(p, &why)) {
+		fprintf(stderr, "ddfbench: %s\n", why);
+		exit(2);
+	}
+}
+
+/* ns per dependent load: a random cyclic permutation of the lines */
+static double chase(uint64_t bytes, uint64_t steps)
+{
+	uint64_t n = bytes / 64, s = 7, *buf = big_alloc(n * 64);
+	uint64_t *perm = malloc(n * sizeof(*perm)), at = 0;
+	double t0;
+
+	for (uint64_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rnd(&s) % (i + 1), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		buf[perm[i] * 8] = perm[(i + 1) % n] * 8;
+	free(perm);
+	t0 = now_s();
+	for (uint64_t i = 0; i < steps; i++)
+		at = buf[at];
+	t0 = now_s() - t0;
+	if (at == 1)
+		puts("");
+	free(buf);
+	return t0 * 1e9 / steps;
+}
+
+/* ns to touch `lines` random cache lines (independent loads) per op */
+static double touch(uint64_t bytes, uint32_t lines, uint64_t ops)
+{
+	uint64_t n = bytes / 64, s = 9, sum = 0;
+	uint64_t *buf = big_alloc(n * 64);
+	double t0;
+
+	memset(buf, 1, n * 64);
+	t0 = now_s();
+	for (uint64_t i = 0; i < ops; i++)
+		for (uint32_t j = 0; j < lines; j++)
+			sum += buf[ddf_reduce(rnd(&s), n) * 8];
+	t0 = now_s() - t0;
+	if (sum == 3)
+		puts("");
+	free(buf);
+	return t0 * 1e9 / ops;
+}
+
+/*
+ * One timing: test_and_insert over `n` precomputed distinct hashes (read
+ * sequentially), stopping early once `budget` seconds have passed so that
+ * a slow filter (a saturated cuckoo table kicks 500 times) still ends.
+ */
+static double time_ops(struct ddf_filter *f, struct ddf_hash *hs, uint64_t n,
+		       double budget, uint64_t *done, uint64_t *dups)
+{
+	double t0 = now_s(), t = 0;
+	uint64_t i = 0;
+
+	while (i < n) {
+		uint64_t end = i + 16384 < n ? i + 16384 : n;
+
+		for (; i < end; i++)
+			*dups += ddf_filter_test_and_insert(f, &hs[i], 0);
+		t = now_s() - t0;
+		if (t > budget)
+			break;
+	}
+	*done = i;
+	return t * 1e9 / i;
+}
+
+struct speed_res {
+	double ns;		/* median ns per test-and-insert */
+	double dup_rate;	/* duplicates reported (false positives) */
+	uint64_t ops;		/* timed operations, all rounds */
+	uint64_t warm;		/* distinct keys inserted before timing */
+	double warm_s;
+	bool steady;		/* the warm-up reached the window (or m) */
+};
+
+#define SPEED_ROUNDS 3
+#define SPEED_OPS (4u << 20)
+#define SPEED_WARM_SECONDS 8.0
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Steady state first: distinct keys up to the window (windowless kinds:
+ * one per cell, m), at most SPEED_WARM_SECONDS of them; then
+ * SPEED_ROUNDS timings of fresh distinct keys, the median kept.
+ */
+static void speed_measure(struct ddf_filter *f, const struct ddf_params *p,
+			  uint64_t *seed, struct speed_res *r)
+{
+	uint64_t want = p->window ? p->window + p->window / 8 : p->m;
+	struct ddf_hash *hs = malloc(SPEED_OPS * sizeof(*hs));
+	double ns[SPEED_ROUNDS], t0 = now_s();
+	uint64_t dups = 0;
+
+	if (!hs) {
+		fprintf(stderr, "ddfbench: out of memory\n");
+		exit(1);
+	}
+	memset(r, 0, sizeof(*r));
+	while (r->warm < want) {
+		for (int j = 0; j < 4096 && r->warm < want; j++, r->warm++) {
+			struct ddf_hash h = { rnd(seed), rnd(seed) };
+
+			ddf_filter_insert(f, &h, 0);
+		}
+		if (now_s() - t0 > SPEED_WARM_SECONDS)
+			break;
+	}
+	r->warm_s = now_s() - t0;
+	r->steady = r->warm >= want;
+	for (int k = 0; k < SPEED_ROUNDS; k++) {
+		uint64_t done;
+
+		for (uint64_t i = 0; i < SPEED_OPS; i++)
+			hs[i] = (struct ddf_hash){ rnd(seed), rnd(seed) };
+		ns[k] = time_ops(f, hs, SPEED_OPS, 0.5, &done, &dups);
+		r->ops += done;
+	}
+	qsort(ns, SPEED_ROUNDS, sizeof(ns[0]), cmp_double);
+	r->ns = ns[SPEED_ROUNDS / 2];
+	r->dup_rate = (double)dups / r->ops;
+	free(hs);
+}
+
+static void siphash_costs(double sip[3])
+{
+	static const uint32_t klens[] = { 16, 40, 64 };
+	struct ddf_sipkey sk = { 1, 2 };
+	uint64_t ops = 2000000;
+	uint8_t key[64];
+
+	for (int i = 0; i < 64; i++)
+		key[i] = (uint8_t)i;
+	for (int j = 0; j < 3; j++) {
+		struct ddf_hash h;
+		uint64_t acc = 0;
+		double t0 = now_s();
+
+		for (uint64_t i = 0; i < ops; i++) {
+			key[0] = (uint8_t)i;
+			ddf_hash_key(&h, DDF_HASH_SIP13, &sk, key, klens[j]);
+			acc += h.h1;
+		}
+		sip[j] = (now_s() - t0) * 1e9 / ops;
+		if (acc == 7)
+			puts("");
+	}
+}
+
+int cmd_speed(const struct opts *o)
+{
+	struct ddf_params p;
+	struct ddf_filter *f;
+	struct speed_res r;
+	uint64_t s = 3, ops = 2000000;
+	double sip[3], dep, rl;
+	uint32_t lines;
+
+	if (!o->memory) {
+		fprintf(stderr, "ddfbench: speed needs --memory BYTES (or --all)\n");
+		return 2;
+	}
+	speed_params(o, &p);
+	f = build(&p);
+	speed_measure(f, &p, &s, &r);
+	dep = chase(o->memory, ops);
+	lines = p.kind == DDF_KIND_APBBF ? p.k + p.l :
+		p.kind == DDF_KIND_APBF ? p.k + 2 : 1;
+	rl = touch(o->memory, lines, ops);
+	siphash_costs(sip);
+	if (o->json) {
+		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
+		print_params(stdout, &p);
+		printf(", \"bytes\": %llu, \"thp\": %d, \"ns_per_op\": %.2f, "
+		       "\"ns_per_dependent_read\": %.2f, "
+		       "\"lines_per_op\": %u, \"ns_per_random_lines\": %.2f, "
+		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
+		       "\"ns_siphash13_64\": %.2f, \"dup_rate\": %.3g}\n",
+		       (unsigned long long)f->bytes, use_thp, r.ns, dep, lines,
+		       rl, sip[0], sip[1], sip[2], r.dup_rate);
+	} else {
+		printf("filter %s, %llu bytes (k=%u l=%u m=%llu)\n", o->filter,
+		       (unsigned long long)f->bytes, p.k, p.l,
+		       (unsigned long long)p.m);
+		printf("test-and-insert       %8.2f ns/op\n", r.ns);
+		printf("dependent read        %8.2f ns   (ratio %.2f)\n", dep,
+		       r.ns / dep);
+		printf("%2u random lines       %8.2f ns   (ratio %.2f)\n", lines,
+		       rl, r.ns / rl);
+		printf("siphash-1-3 16/40/64B %.1f / %.1f / %.1f ns per key\n",
+		       sip[0], sip[1], sip[2]);
+	}
+	free(f);
+	return 0;
+}
+
+/*
+ * speed --all: every filter kind as ddfctl would size it for a memory
+ * budget at one false positive in a thousand. Windowed kinds get the
+ * largest window whose filter fits the budget; dictionaries that cannot
+ * use it all (CSHF scans at most 65536 elements) report the bytes they
+ * use. Windowless kinds take the budget (the bsbf family: k = 2).
+ */
+#define SPEED_FPR 1e-3
+
+static bool speed_fit(uint32_t kind, uint64_t window, uint64_t budget,
+		      struct ddf_params *p)
+{
+	struct ddf_size_req req = { .kind = kind, .window = window,
+				    .fpr = SPEED_FPR };
+	struct ddf_size_report rep;
+	const char *why = NULL;
+
+	return !ddf_size(&req, p, &rep, &why) && rep.bytes <= budget;
+}
+
+static bool speed_window(uint32_t kind, uint64_t budget, struct ddf_params *p)
+{
+	uint64_t lo = 0, hi = 1024;
+	struct ddf_params q;
+
+	/* the largest fitting window, by doubling then bisection */
+	while (speed_fit(kind, hi, budget, &q) && hi < (1ull << 40)) {
+		lo = hi;
+		*p = q;
+		hi *= 2;
+	}
+	if (!lo)
+		return false;
+	while (hi - lo > lo / 256 + 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (speed_fit(kind, mid, budget, &q)) {
+			lo = mid;
+			*p = q;
+		} else {
+			hi = mid;
+		}
+	}
+	return true;
+}
+
+static bool speed_all_params(uint32_t kind, uint64_t budget,
+			     struct ddf_params *p, const char **why)
+{
+	struct ddf_size_req req = { .kind = kind, .bytes = budget,
+				    .fpr = SPEED_FPR };
+
+	*why = NULL;
+	switch (kind) {
+	case DDF_KIND_APBF: case DDF_KIND_APBBF: case DDF_KIND_A2:
+	case DDF_KIND_BDBF: case DDF_KIND_EXACT: case DDF_KIND_SHF:
+	case DDF_KIND_CSHF:
+		if (speed_window(kind, budget, p))
+			return true;
+		*why = "no window fits the budget";
+		return false;
+	case DDF_KIND_QUEUE:
+		/* L = 4 QHT subfilters (k = 4, s = 16), one slot per insertion */
+		*p = (struct ddf_params){ .kind = kind,
+					  .inner_kind = DDF_KIND_QHT,
+					  .subfilters = 4, .k = 4,
+					  .fp_bits = 16,
+					  .m = budget / 4 / 8 - 16 };
+		p->window = p->m * p->k * p->subfilters;
+		return !ddf_params_resolve(p, why);
+	case DDF_KIND_RSBF: case DDF_KIND_BSBF: case DDF_KIND_BSBFSD:
+	case DDF_KIND_RLBSBF:
+		req.fpr = 0;
+		/* fall through */
+	default:
+		return !ddf_size(&req, p, NULL, why);
+	}
+}
+
+static void print_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+int cmd_speed_all(const struct opts *o)
+{
+	static const uint64_t def_sizes[] = { 1u << 20, 64u << 20, 256u << 20 };
+	uint64_t sizes[3], seed = 3, ops = 2000000;
+	double dep[3], rl[3], sip[3], t0 = now_s();
+	const struct ddf_filter_type *t;
+	unsigned int ns = 0;
+	bool first = true;
+
+	if (o->memory)
+		sizes[ns++] = o->memory;
+	else
+		for (unsigned int i = 0; i < 3; i++)
+			sizes[ns++] = def_sizes[i];
+	/* the memory system's limits, in the same run */
+	for (unsigned int i = 0; i < ns; i++) {
+		dep[i] = chase(sizes[i], ops);
+		rl[i] = touch(sizes[i], 1, ops);
+	}
+	siphash_costs(sip);
+	if (o->json) {
+		printf("{\"thp\": %d, \"fpr_target\": %g, "
+		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
+		       "\"ns_siphash13_64\": %.2f, \"sizes\": [",
+		       use_thp, SPEED_FPR, sip[0], sip[1], sip[2]);
+		for (unsigned int i = 0; i < ns; i++)
+			printf("%s{\"bytes\": %llu, \"ns_dependent_read\": %.2f, "
+			       "\"ns_random_line\": %.2f}", i ? ", " : "",
+			       (unsigned long long)sizes[i], dep[i], rl[i]);
+		printf("],\n \"filters\": [");
+	} else {
+		printf("# ddfbench speed --all\n\n");
+		printf("Filters sized as ddfctl sizes them for the budget at a false-positive rate of %g (windowed kinds: the largest window that fits); ns per test-and-insert of a new key, hashes precomputed (SipHash-1-3 of a 16/40/64-byte key: %.1f/%.1f/%.1f ns more); median of %d rounds after a warm-up to the window.\n\n",
+		       SPEED_FPR, sip[0], sip[1], sip[2], SPEED_ROUNDS);
+		printf("| budget | dependent read ns | random line ns |\n|---:|---:|---:|\n");
+		for (unsigned int i = 0; i < ns; i++)
+			printf("| %llu MiB | %.1f | %.1f |\n",
+			       (unsigned long long)(sizes[i] >> 20), dep[i],
+			       rl[i]);
+		printf("\n| filter | budget | bytes | shape | window | fpr | ns/op | / dependent read | warm-up |\n");
+		printf("|---|---:|---:|---|---:|---:|---:|---:|---|\n");
+	}
+	for (unsigned int ki = 0; (t = ddf_filter_type_at(ki)); ki++) {
+		for (unsigned int i = 0; i < ns; i++) {
+			struct ddf_params p;
+			struct ddf_filter *f;
+			struct speed_res r;
+			const char *why;
+
+			/* the largest budget for the two filters of the paper's scale */
+			if (!o->memory && i == 2 && t->kind != DDF_KIND_APBBF &&
+			    t->kind != DDF_KIND_QQHTD)
+				continue;
+			if (!speed_all_params(t->kind, sizes[i], &p, &why)) {
+				fprintf(stderr, "ddfbench: speed: %s at %llu bytes: %s\n",
+					t->name, (unsigned long long)sizes[i],
+					why ? why : "cannot size");
+				continue;
+			}
+			f = build(&p);
+			speed_measure(f, &p, &seed, &r);
+			if (o->json) {
+				printf("%s\n  {\"filter\": ", first ? "" : ",");
+				print_json_str(t->name);
+				printf(", \"budget\": %llu, \"bytes\": %llu, \"params\": ",
+				       (unsigned long long)sizes[i],
+				       (unsigned long long)f->bytes);
+				print_params(stdout, &p);
+				printf(", \"fpr_analytic\": %.6g, \"ns_per_op\": %.2f, "
+				       "\"ns_dependent_read\": %.2f, "
+				       "\"ns_random_line\": %.2f, \"ops\": %llu, "
+				       "\"warm_inserts\": %llu, \"steady\": %s, "
+				       "\"dup_rate\": %.4g}",
+				       ddf_fpr_analytic(&p), r.ns, dep[i], rl[i],
+				       (unsigned long long)r.ops,
+				       (unsigned long long)r.warm,
+				       r.steady ? "true" : "false", r.dup_rate);
+			} else {
+				printf("| %s | %llu MiB | %llu | k=%u l=%u m=%llu",
+				       t->name,
+				       (unsigned long long)(sizes[i] >> 20),
+				       (unsigned long long)f->bytes, p.k, p.l,
+				       (unsigned long long)p.m);
+				if (p.block_bits)
+					printf(" B=%u b=%u", p.block_bits,
+					       p.block_hashes);
+				if (p.fp_bits)
+					printf(" s=%u", p.fp_bits);
+				if (p.cell_bits)
+					printf(" c=%u", p.cell_bits);
+				printf(" | %llu | %.2g | %.1f | %.2f | %s |\n",
+				       (unsigned long long)p.window,
+				       ddf_fpr_analytic(&p), r.ns, r.ns / dep[i],
+				       r.steady ? "window" :
+				       "partial (time cap)");
+			}
+			fflush(stdout);
+			first = false;
+			free(f);
+		}
+	}
+	if (o->json)
+		printf("],\n \"seconds\": %.1f}\n", now_s() - t0);
+	else
+		printf("\n%.0f s in all\n", now_s() - t0);
+	return 0;
+}
