@@ -12,55 +12,6 @@
 #include "ddf_size.h"
 #include "ddfbench.h"
 
-/* Parameters filling about `memory` bytes with a typical shape. */
-static void speed_params(const struct opts *o, struct ddf_params *p)
-{
-	const struct ddf_filter_type *t = kind_of(o);
-	const char *why = NULL;
-	uint64_t bytes = o->memory;
-
-	*p = (struct ddf_params){ .kind = t->kind };
-	switch (t->kind) {
-	case DDF_KIND_APBF:
-		p->k = o->k ? o->k : 10;
-		p->l = o->l ? o->l : 7;
-		p->m = bytes * 8 / (p->k + p->l + 1);
-		break;
-	case DDF_KIND_APBBF:
-		p->k = o->k ? o->k : 3;
-		p->l = o->l ? o->l : 5;
-		p->block_bits = o->B ? o->B : 512;
-		p->block_hashes = o->b ? o->b : 8;
-		p->m = bytes * 8 / (p->k + p->l + 1) / p->block_bits;
-		break;
-	case DDF_KIND_QHT:
-	case DDF_KIND_QHTD:
-	case DDF_KIND_QQHTD:
-		p->k = o->k ? o->k : 4;
-		p->fp_bits = o->s ? o->s : 16;
-		p->m = bytes / 8;
-		break;
-	default: {
-		/* the other kinds size themselves from a budget */
-		struct ddf_size_req req = { .kind = t->kind, .bytes = bytes,
-					    .fpr = o->fpr ? o->fpr : 0.01,
-					    .window = o->window ? o->window :
-						      kind_has_window(t->kind) ?
-								  bytes / 64 : 0 };
-
-		if (ddf_size(&req, p, NULL, &why)) {
-			fprintf(stderr, "ddfbench: %s: %s\n", t->name, why);
-			exit(2);
-		}
-		return;
-	}
-	}
-	if (ddf_params_resolve(p, &why)) {
-		fprintf(stderr, "ddfbench: %s\n", why);
-		exit(2);
-	}
-}
-
 /* ns per dependent load: a random cyclic permutation of the lines */
 static double chase(uint64_t bytes, uint64_t steps)
 {
@@ -220,41 +171,222 @@ static void siphash_costs(double sip[3])
 	}
 }
 
+/*
+ * How speed sizes a filter: as ddfctl would for a memory budget at a
+ * target false-positive rate (--fpr, one in a thousand by default), with
+ * the shape options (--k, --l, --block-bits, --block-hashes, --fp-bits)
+ * fixed when given. Windowed kinds get the largest window whose filter
+ * fits the budget; dictionaries that cannot use it all (CSHF scans at most
+ * 65536 elements) report the bytes they use. Windowless kinds take the
+ * budget (the bsbf family: at --fpr if given, else k = 2). With --window,
+ * speed sizes the filter as ddfbench size does instead.
+ */
+#define SPEED_FPR 1e-3
+
+static struct ddf_size_req speed_req(const struct opts *o, uint32_t kind)
+{
+	return (struct ddf_size_req){
+		.kind = kind, .fpr = o->fpr ? o->fpr : SPEED_FPR,
+		.k = o->k, .l = o->l, .block_bits = o->B,
+		.block_hashes = o->b, .fp_bits = o->s,
+	};
+}
+
+static bool speed_fit(struct ddf_size_req req, uint64_t window,
+		      uint64_t budget, struct ddf_params *p)
+{
+	struct ddf_size_report rep;
+	const char *why = NULL;
+
+	req.window = window;
+	return !ddf_size(&req, p, &rep, &why) && rep.bytes <= budget;
+}
+
+static bool speed_window(const struct ddf_size_req *req, uint64_t budget,
+			 struct ddf_params *p)
+{
+	uint64_t lo = 0, hi = 1024;
+	struct ddf_params q;
+
+	/* the largest fitting window, by doubling then bisection */
+	while (speed_fit(*req, hi, budget, &q) && hi < (1ull << 40)) {
+		lo = hi;
+		*p = q;
+		hi *= 2;
+	}
+	if (!lo)
+		return false;
+	while (hi - lo > lo / 256 + 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (speed_fit(*req, mid, budget, &q)) {
+			lo = mid;
+			*p = q;
+		} else {
+			hi = mid;
+		}
+	}
+	return true;
+}
+
+/* *target: the fp rate the sizing aimed at, 0 if the budget alone chose */
+static bool speed_budget_params(const struct opts *o, uint32_t kind,
+				uint64_t budget, struct ddf_params *p,
+				double *target, const char **why)
+{
+	struct ddf_size_req req = speed_req(o, kind);
+
+	*why = NULL;
+	req.bytes = budget;
+	*target = req.fpr;
+	switch (kind) {
+	case DDF_KIND_APBF: case DDF_KIND_APBBF: case DDF_KIND_A2:
+	case DDF_KIND_BDBF: case DDF_KIND_EXACT: case DDF_KIND_SHF:
+	case DDF_KIND_CSHF:
+		req.bytes = 0;
+		if (speed_window(&req, budget, p))
+			return true;
+		*why = "no window fits the budget";
+		return false;
+	case DDF_KIND_QUEUE:
+		/* L = 4 QHT subfilters (k = 4, s = 16), one slot per insertion */
+		*target = 0;
+		*p = (struct ddf_params){ .kind = kind,
+					  .inner_kind = DDF_KIND_QHT,
+					  .subfilters = 4, .k = 4,
+					  .fp_bits = 16,
+					  .m = budget / 4 / 8 - 16 };
+		p->window = p->m * p->k * p->subfilters;
+		return !ddf_params_resolve(p, why);
+	case DDF_KIND_RSBF: case DDF_KIND_BSBF: case DDF_KIND_BSBFSD:
+	case DDF_KIND_RLBSBF:
+		req.fpr = *target = o->fpr;
+		/* fall through */
+	default:
+		return !ddf_size(&req, p, NULL, why);
+	}
+}
+
+/*
+ * A shape option the sizing did not keep (a kind without that field, or
+ * the queue's fixed construction) is an error, not a silent change.
+ */
+static bool speed_kept(const struct opts *o, const struct ddf_params *p,
+		       const char *name)
+{
+	static const char *const opt[] = { "--k", "--l", "--block-bits",
+					   "--block-hashes", "--fp-bits" };
+	const uint32_t want[] = { o->k, o->l, o->B, o->b, o->s };
+	const uint32_t got[] = { p->k, p->l, p->block_bits, p->block_hashes,
+				 p->fp_bits };
+
+	for (unsigned int i = 0; i < 5; i++) {
+		if (want[i] && want[i] != got[i]) {
+			fprintf(stderr,
+				"ddfbench speed: %s: %s %u not kept (sized %u)\n",
+				name, opt[i], want[i], got[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The filter of speed: from the budget (--memory) or as size sizes it;
+ * the fp rate it was sized for, 0 if a budget or a shape alone chose.
+ */
+static double speed_params(const struct opts *o, struct ddf_params *p)
+{
+	const struct ddf_filter_type *t = kind_of(o);
+	struct ddf_size_report rep;
+	double target = 0;
+	const char *why;
+
+	if (o->window) {
+		struct opts q = *o;
+		bool shape = q.k && (q.l || t->kind >= DDF_KIND_QHT);
+
+		/* as params_of: a target, a budget or a whole shape */
+		if (!q.fpr && !q.memory && !shape)
+			q.fpr = SPEED_FPR;
+		params_of(&q, p, &rep);
+		target = q.fpr;
+	} else if (!o->memory) {
+		fprintf(stderr,
+			"ddfbench speed: give --memory BYTES or --window W (or --all)\n");
+		exit(2);
+	} else if (!speed_budget_params(o, t->kind, o->memory, p, &target,
+					&why)) {
+		fprintf(stderr, "ddfbench speed: %s at %llu bytes: %s\n",
+			t->name, (unsigned long long)o->memory,
+			why ? why : "cannot size");
+		exit(2);
+	}
+	if (!speed_kept(o, p, t->name))
+		exit(2);
+	return target;
+}
+
+/* k=.. l=.. m=.. and the fields the kind has. */
+static void print_shape(const struct ddf_params *p)
+{
+	printf("k=%u l=%u m=%llu", p->k, p->l, (unsigned long long)p->m);
+	if (p->block_bits)
+		printf(" B=%u b=%u", p->block_bits, p->block_hashes);
+	if (p->fp_bits)
+		printf(" s=%u", p->fp_bits);
+	if (p->cell_bits)
+		printf(" c=%u", p->cell_bits);
+}
+
 int cmd_speed(const struct opts *o)
 {
 	struct ddf_params p;
 	struct ddf_filter *f;
 	struct speed_res r;
 	uint64_t s = 3, ops = 2000000;
-	double sip[3], dep, rl;
+	double sip[3], dep, rl, fpr, target;
 	uint32_t lines;
 
-	if (!o->memory) {
-		fprintf(stderr, "ddfbench: speed needs --memory BYTES (or --all)\n");
-		return 2;
-	}
-	speed_params(o, &p);
+	target = speed_params(o, &p);
 	f = build(&p);
+	fpr = ddf_fpr_analytic(&p);
 	speed_measure(f, &p, &s, &r);
-	dep = chase(o->memory, ops);
+	/* the memory system's limits over a buffer of the filter's size */
+	dep = chase(f->bytes, ops);
 	lines = p.kind == DDF_KIND_APBBF ? p.k + p.l :
 		p.kind == DDF_KIND_APBF ? p.k + 2 : 1;
-	rl = touch(o->memory, lines, ops);
+	rl = touch(f->bytes, lines, ops);
 	siphash_costs(sip);
 	if (o->json) {
 		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
 		print_params(stdout, &p);
-		printf(", \"bytes\": %llu, \"thp\": %d, \"ns_per_op\": %.2f, "
-		       "\"ns_per_dependent_read\": %.2f, "
+		printf(", \"bytes\": %llu, \"fpr_target\": %g, "
+		       "\"fpr_analytic\": %.6g, \"thp\": %d, "
+		       "\"ns_per_op\": %.2f, \"ns_per_dependent_read\": %.2f, "
 		       "\"lines_per_op\": %u, \"ns_per_random_lines\": %.2f, "
 		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
-		       "\"ns_siphash13_64\": %.2f, \"dup_rate\": %.3g}\n",
-		       (unsigned long long)f->bytes, use_thp, r.ns, dep, lines,
-		       rl, sip[0], sip[1], sip[2], r.dup_rate);
+		       "\"ns_siphash13_64\": %.2f, \"dup_rate\": %.3g, "
+		       "\"warm_inserts\": %llu, \"steady\": %s}\n",
+		       (unsigned long long)f->bytes, target, fpr, use_thp,
+		       r.ns, dep, lines, rl, sip[0], sip[1], sip[2],
+		       r.dup_rate, (unsigned long long)r.warm,
+		       r.steady ? "true" : "false");
 	} else {
-		printf("filter %s, %llu bytes (k=%u l=%u m=%llu)\n", o->filter,
-		       (unsigned long long)f->bytes, p.k, p.l,
-		       (unsigned long long)p.m);
+		printf("filter %s, %llu bytes, ", o->filter,
+		       (unsigned long long)f->bytes);
+		print_shape(&p);
+		printf("\n");
+		if (p.window)
+			printf("window %llu elements%s, ",
+			       (unsigned long long)p.window,
+			       kind_has_window(p.kind) ? "" :
+			       " (approximate: no guarantee)");
+		printf("fp rate %.3g analytic", fpr);
+		if (target)
+			printf(" (sized for %g)", target);
+		printf("%s\n", r.steady ? "" :
+		       "; warm-up stopped by its time limit before the window");
 		printf("test-and-insert       %8.2f ns/op\n", r.ns);
 		printf("dependent read        %8.2f ns   (ratio %.2f)\n", dep,
 		       r.ns / dep);
@@ -265,85 +397,6 @@ int cmd_speed(const struct opts *o)
 	}
 	free(f);
 	return 0;
-}
-
-/*
- * speed --all: every filter kind as ddfctl would size it for a memory
- * budget at one false positive in a thousand. Windowed kinds get the
- * largest window whose filter fits the budget; dictionaries that cannot
- * use it all (CSHF scans at most 65536 elements) report the bytes they
- * use. Windowless kinds take the budget (the bsbf family: k = 2).
- */
-#define SPEED_FPR 1e-3
-
-static bool speed_fit(uint32_t kind, uint64_t window, uint64_t budget,
-		      struct ddf_params *p)
-{
-	struct ddf_size_req req = { .kind = kind, .window = window,
-				    .fpr = SPEED_FPR };
-	struct ddf_size_report rep;
-	const char *why = NULL;
-
-	return !ddf_size(&req, p, &rep, &why) && rep.bytes <= budget;
-}
-
-static bool speed_window(uint32_t kind, uint64_t budget, struct ddf_params *p)
-{
-	uint64_t lo = 0, hi = 1024;
-	struct ddf_params q;
-
-	/* the largest fitting window, by doubling then bisection */
-	while (speed_fit(kind, hi, budget, &q) && hi < (1ull << 40)) {
-		lo = hi;
-		*p = q;
-		hi *= 2;
-	}
-	if (!lo)
-		return false;
-	while (hi - lo > lo / 256 + 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (speed_fit(kind, mid, budget, &q)) {
-			lo = mid;
-			*p = q;
-		} else {
-			hi = mid;
-		}
-	}
-	return true;
-}
-
-static bool speed_all_params(uint32_t kind, uint64_t budget,
-			     struct ddf_params *p, const char **why)
-{
-	struct ddf_size_req req = { .kind = kind, .bytes = budget,
-				    .fpr = SPEED_FPR };
-
-	*why = NULL;
-	switch (kind) {
-	case DDF_KIND_APBF: case DDF_KIND_APBBF: case DDF_KIND_A2:
-	case DDF_KIND_BDBF: case DDF_KIND_EXACT: case DDF_KIND_SHF:
-	case DDF_KIND_CSHF:
-		if (speed_window(kind, budget, p))
-			return true;
-		*why = "no window fits the budget";
-		return false;
-	case DDF_KIND_QUEUE:
-		/* L = 4 QHT subfilters (k = 4, s = 16), one slot per insertion */
-		*p = (struct ddf_params){ .kind = kind,
-					  .inner_kind = DDF_KIND_QHT,
-					  .subfilters = 4, .k = 4,
-					  .fp_bits = 16,
-					  .m = budget / 4 / 8 - 16 };
-		p->window = p->m * p->k * p->subfilters;
-		return !ddf_params_resolve(p, why);
-	case DDF_KIND_RSBF: case DDF_KIND_BSBF: case DDF_KIND_BSBFSD:
-	case DDF_KIND_RLBSBF:
-		req.fpr = 0;
-		/* fall through */
-	default:
-		return !ddf_size(&req, p, NULL, why);
-	}
 }
 
 static void print_json_str(const char *s)
@@ -362,6 +415,7 @@ int cmd_speed_all(const struct opts *o)
 	static const uint64_t def_sizes[] = { 1u << 20, 64u << 20, 256u << 20 };
 	uint64_t sizes[3], seed = 3, ops = 2000000;
 	double dep[3], rl[3], sip[3], t0 = now_s();
+	double fpr = o->fpr ? o->fpr : SPEED_FPR;
 	const struct ddf_filter_type *t;
 	unsigned int ns = 0;
 	bool first = true;
@@ -381,7 +435,7 @@ int cmd_speed_all(const struct opts *o)
 		printf("{\"thp\": %d, \"fpr_target\": %g, "
 		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
 		       "\"ns_siphash13_64\": %.2f, \"sizes\": [",
-		       use_thp, SPEED_FPR, sip[0], sip[1], sip[2]);
+		       use_thp, fpr, sip[0], sip[1], sip[2]);
 		for (unsigned int i = 0; i < ns; i++)
 			printf("%s{\"bytes\": %llu, \"ns_dependent_read\": %.2f, "
 			       "\"ns_random_line\": %.2f}", i ? ", " : "",
@@ -390,7 +444,7 @@ int cmd_speed_all(const struct opts *o)
 	} else {
 		printf("# ddfbench speed --all\n\n");
 		printf("Filters sized as ddfctl sizes them for the budget at a false-positive rate of %g (windowed kinds: the largest window that fits); ns per test-and-insert of a new key, hashes precomputed (SipHash-1-3 of a 16/40/64-byte key: %.1f/%.1f/%.1f ns more); median of %d rounds after a warm-up to the window.\n\n",
-		       SPEED_FPR, sip[0], sip[1], sip[2], SPEED_ROUNDS);
+		       fpr, sip[0], sip[1], sip[2], SPEED_ROUNDS);
 		printf("| budget | dependent read ns | random line ns |\n|---:|---:|---:|\n");
 		for (unsigned int i = 0; i < ns; i++)
 			printf("| %llu MiB | %.1f | %.1f |\n",
@@ -405,12 +459,14 @@ int cmd_speed_all(const struct opts *o)
 			struct ddf_filter *f;
 			struct speed_res r;
 			const char *why;
+			double target;
 
 			/* the largest budget for the two filters of the paper's scale */
 			if (!o->memory && i == 2 && t->kind != DDF_KIND_APBBF &&
 			    t->kind != DDF_KIND_QQHTD)
 				continue;
-			if (!speed_all_params(t->kind, sizes[i], &p, &why)) {
+			if (!speed_budget_params(o, t->kind, sizes[i], &p,
+						 &target, &why)) {
 				fprintf(stderr, "ddfbench: speed: %s at %llu bytes: %s\n",
 					t->name, (unsigned long long)sizes[i],
 					why ? why : "cannot size");
@@ -435,18 +491,10 @@ int cmd_speed_all(const struct opts *o)
 				       (unsigned long long)r.warm,
 				       r.steady ? "true" : "false", r.dup_rate);
 			} else {
-				printf("| %s | %llu MiB | %llu | k=%u l=%u m=%llu",
-				       t->name,
+				printf("| %s | %llu MiB | %llu | ", t->name,
 				       (unsigned long long)(sizes[i] >> 20),
-				       (unsigned long long)f->bytes, p.k, p.l,
-				       (unsigned long long)p.m);
-				if (p.block_bits)
-					printf(" B=%u b=%u", p.block_bits,
-					       p.block_hashes);
-				if (p.fp_bits)
-					printf(" s=%u", p.fp_bits);
-				if (p.cell_bits)
-					printf(" c=%u", p.cell_bits);
+				       (unsigned long long)f->bytes);
+				print_shape(&p);
 				printf(" | %llu | %.2g | %.1f | %.2f | %s |\n",
 				       (unsigned long long)p.window,
 				       ddf_fpr_analytic(&p), r.ns, r.ns / dep[i],
