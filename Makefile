@@ -130,6 +130,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_install.sh $(B)
 	tests/tools/test_docs.sh $(B)
 	tests/tools/test_completion.sh $(B)
+	tests/ddfbench/options.sh $(B)
 
 setup:
 	@scripts/setup-debian.sh

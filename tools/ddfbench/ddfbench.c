@@ -466,22 +466,106 @@ static int cmd_accuracy_all(const struct opts *o)
 	return 0;
 }
 
+/* The options; a command refuses those it does not read (cmd_opts). */
+enum {
+	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
+	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
+	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
+};
+
+#define OPT(x) (1u << OPT_##x)
+#define OPT_VAL 256 /* getopt_long returns OPT_VAL + OPT_* */
+
+static const struct option long_opts[] = {
+	[OPT_FILTER] = { "filter", 1, 0, OPT_VAL + OPT_FILTER },
+	[OPT_WINDOW] = { "window", 1, 0, OPT_VAL + OPT_WINDOW },
+	[OPT_FPR] = { "fpr", 1, 0, OPT_VAL + OPT_FPR },
+	[OPT_MEMORY] = { "memory", 1, 0, OPT_VAL + OPT_MEMORY },
+	[OPT_K] = { "k", 1, 0, OPT_VAL + OPT_K },
+	[OPT_L] = { "l", 1, 0, OPT_VAL + OPT_L },
+	[OPT_INSERTS] = { "inserts", 1, 0, OPT_VAL + OPT_INSERTS },
+	[OPT_PROBES] = { "probes", 1, 0, OPT_VAL + OPT_PROBES },
+	[OPT_SEED] = { "seed", 1, 0, OPT_VAL + OPT_SEED },
+	[OPT_JSON] = { "json", 0, 0, OPT_VAL + OPT_JSON },
+	[OPT_BLOCK_BITS] = { "block-bits", 1, 0, OPT_VAL + OPT_BLOCK_BITS },
+	[OPT_BLOCK_HASHES] = { "block-hashes", 1, 0,
+			       OPT_VAL + OPT_BLOCK_HASHES },
+	[OPT_FP_BITS] = { "fp-bits", 1, 0, OPT_VAL + OPT_FP_BITS },
+	[OPT_THP] = { "thp", 0, 0, OPT_VAL + OPT_THP },
+	[OPT_ALL] = { "all", 0, 0, OPT_VAL + OPT_ALL },
+	[OPT_HELP] = { "help", 0, 0, OPT_VAL + OPT_HELP },
+	{ 0, 0, 0, 0 }
+};
+
+/* The filter's shape, as size and the single-filter commands take it. */
+#define OPTS_SHAPE (OPT(FILTER) | OPT(WINDOW) | OPT(FPR) | OPT(MEMORY) | \
+		    OPT(K) | OPT(L) | OPT(BLOCK_BITS) | OPT(BLOCK_HASHES) | \
+		    OPT(FP_BITS) | OPT(JSON))
+
+/* What each command reads: any other option is an error, never ignored. */
+static const struct cmd_opts {
+	const char *cmd;
+	bool all;
+	uint32_t opts;
+} cmd_opts[] = {
+	{ "size", false, OPTS_SHAPE },
+	{ "accuracy", false, OPTS_SHAPE | OPT(INSERTS) | OPT(PROBES) |
+			     OPT(SEED) },
+	{ "accuracy", true, OPT(ALL) | OPT(WINDOW) | OPT(SEED) | OPT(JSON) },
+	{ "speed", false, OPTS_SHAPE | OPT(THP) },
+	{ "speed", true, OPT(ALL) | OPT(MEMORY) | OPT(FPR) | OPT(JSON) |
+			 OPT(THP) },
+};
+
+/* 0, or 2 after naming the first option given that cmd does not read. */
+static int check_opts(const char *cmd, bool all, uint32_t seen)
+{
+	for (size_t i = 0; i < sizeof(cmd_opts) / sizeof(cmd_opts[0]); i++) {
+		const struct cmd_opts *c = &cmd_opts[i];
+		uint32_t bad = seen & ~c->opts & ~OPT(ALL);
+
+		if (strcmp(c->cmd, cmd) || c->all != all)
+			continue;
+		for (unsigned int j = 0; bad; j++) {
+			if (!(bad >> j & 1))
+				continue;
+			fprintf(stderr, "ddfbench %s: --%s is not an option of %s%s\n",
+				cmd, long_opts[j].name, cmd,
+				all ? " --all" : "");
+			return 2;
+		}
+		return 0;
+	}
+	if (all) {
+		fprintf(stderr, "ddfbench %s: --all is not an option of %s\n",
+			cmd, cmd);
+		return 2;
+	}
+	return 0;
+}
+
+/* A target false-positive rate: strictly between 0 and 1. */
+static double fpr_arg(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0 && v < 1)) {
+		fprintf(stderr, "ddfbench: --fpr: not a rate in (0, 1): %s\n",
+			s);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "filter", 1, 0, 'f' }, { "window", 1, 0, 'w' },
-		{ "fpr", 1, 0, 'p' },	 { "memory", 1, 0, 'M' },
-		{ "k", 1, 0, 'k' },	 { "l", 1, 0, 'l' },
-		{ "inserts", 1, 0, 'n' }, { "probes", 1, 0, 'q' },
-		{ "seed", 1, 0, 's' },	 { "json", 0, 0, 'j' },
-		{ "block-bits", 1, 0, 'B' }, { "block-hashes", 1, 0, 'b' },
-		{ "fp-bits", 1, 0, 'S' }, { "help", 0, 0, 'h' },
-		{ "thp", 0, 0, 'T' },	 { "all", 0, 0, 'A' },
-		{ 0, 0, 0, 0 }
-	};
 	struct opts o = { .seed = 1 };
+	uint32_t seen = 0;
 	const char *cmd;
-	int c;
+	int c, rc;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
@@ -492,35 +576,54 @@ int main(int argc, char **argv)
 	/* reproduce has its own small command line */
 	if (!strcmp(cmd, "reproduce"))
 		return ddf_reproduce_main(argc - 2, argv + 2);
+	if (strcmp(cmd, "size") && strcmp(cmd, "accuracy") &&
+	    strcmp(cmd, "speed")) {
+		fprintf(stderr, "ddfbench: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	}
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		if (c < OPT_VAL) {
+			usage(stderr);
+			return 2;
+		}
+		c -= OPT_VAL;
+		seen |= 1u << c;
 		switch (c) {
-		case 'f': o.filter = optarg; break;
-		case 'w': o.window = num(optarg, "--window"); break;
-		case 'p': o.fpr = strtod(optarg, NULL); break;
-		case 'M': o.memory = num(optarg, "--memory"); break;
-		case 'k': o.k = (uint32_t)num(optarg, "--k"); break;
-		case 'l': o.l = (uint32_t)num(optarg, "--l"); break;
-		case 'n': o.inserts = num(optarg, "--inserts"); break;
-		case 'q': o.probes = num(optarg, "--probes"); break;
-		case 's': o.seed = num(optarg, "--seed"); break;
-		case 'j': o.json = 1; break;
-		case 'B': o.B = (uint32_t)num(optarg, "--block-bits"); break;
-		case 'b': o.b = (uint32_t)num(optarg, "--block-hashes"); break;
-		case 'S': o.s = (uint32_t)num(optarg, "--fp-bits"); break;
-		case 'T': use_thp = 1; break;
-		case 'A': o.all = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case OPT_FILTER: o.filter = optarg; break;
+		case OPT_WINDOW: o.window = num(optarg, "--window"); break;
+		case OPT_FPR: o.fpr = fpr_arg(optarg); break;
+		case OPT_MEMORY: o.memory = num(optarg, "--memory"); break;
+		case OPT_K: o.k = (uint32_t)num(optarg, "--k"); break;
+		case OPT_L: o.l = (uint32_t)num(optarg, "--l"); break;
+		case OPT_INSERTS: o.inserts = num(optarg, "--inserts"); break;
+		case OPT_PROBES: o.probes = num(optarg, "--probes"); break;
+		case OPT_SEED: o.seed = num(optarg, "--seed"); break;
+		case OPT_JSON: o.json = 1; break;
+		case OPT_BLOCK_BITS:
+			o.B = (uint32_t)num(optarg, "--block-bits");
+			break;
+		case OPT_BLOCK_HASHES:
+			o.b = (uint32_t)num(optarg, "--block-hashes");
+			break;
+		case OPT_FP_BITS: o.s = (uint32_t)num(optarg, "--fp-bits"); break;
+		case OPT_THP: use_thp = 1; break;
+		case OPT_ALL: o.all = 1; break;
+		case OPT_HELP: usage(stdout); return 0;
 		}
 	}
+	if (optind < argc) {
+		fprintf(stderr, "ddfbench %s: unexpected argument '%s'\n", cmd,
+			argv[optind]);
+		return 2;
+	}
+	rc = check_opts(cmd, o.all, seen);
+	if (rc)
+		return rc;
 	if (!strcmp(cmd, "size"))
 		return cmd_size(&o);
 	if (!strcmp(cmd, "accuracy"))
 		return o.all ? cmd_accuracy_all(&o) : cmd_accuracy(&o);
-	if (!strcmp(cmd, "speed"))
-		return o.all ? cmd_speed_all(&o) : cmd_speed(&o);
-	fprintf(stderr, "ddfbench: unknown command '%s'\n", cmd);
-	usage(stderr);
-	return 2;
+	return o.all ? cmd_speed_all(&o) : cmd_speed(&o);
 }

@@ -418,29 +418,41 @@ static int rp_all(bool quick, bool json)
 	return bad;
 }
 
-/* argv[0] is the first word after "reproduce" */
+/*
+ * argv[0] is the first word after "reproduce". An option the command does
+ * not read (any for list) is an error, never ignored.
+ */
 int ddf_reproduce_main(int argc, char **argv)
 {
-	const char *name = NULL;
+	const char *name = NULL, *json_out = NULL, *opt = NULL;
+	const struct rp_table *t = NULL;
 	bool quick = false, json = false;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			quick = true;
+			opt = argv[i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--json-out") && i + 1 < argc) {
-			rp_json_out = fopen(argv[++i], "w");
-			if (!rp_json_out) {
-				perror(argv[i]);
+			opt = argv[i];
+		} else if (!strcmp(argv[i], "--json-out")) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "ddfbench reproduce: --json-out needs a file\n");
 				return 2;
 			}
+			opt = argv[i];
+			json_out = argv[++i];
 		} else if (!strcmp(argv[i], "--help") ||
 			   !strcmp(argv[i], "-h")) {
 			rp_usage(stdout);
 			return 0;
-		} else if (argv[i][0] == '-' || name) {
-			rp_usage(stderr);
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "ddfbench reproduce: %s is not an option of reproduce\n",
+				argv[i]);
+			return 2;
+		} else if (name) {
+			fprintf(stderr, "ddfbench reproduce: unexpected argument '%s'\n",
+				argv[i]);
 			return 2;
 		} else {
 			name = argv[i];
@@ -450,14 +462,28 @@ int ddf_reproduce_main(int argc, char **argv)
 		rp_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(name, "list"))
+	if (!strcmp(name, "list")) {
+		if (opt) {
+			fprintf(stderr, "ddfbench reproduce: %s is not an option of reproduce list\n",
+				opt);
+			return 2;
+		}
 		return rp_list();
-	if (!strcmp(name, "all"))
-		return rp_all(quick, json);
+	}
 	for (size_t i = 0; i < RP_NTABLES; i++)
 		if (!strcmp(name, rp_tables[i].name))
-			return rp_run(&rp_tables[i], quick, json);
-	fprintf(stderr, "ddfbench: no table '%s' (ddfbench reproduce list)\n",
-		name);
-	return 2;
+			t = &rp_tables[i];
+	if (!t && strcmp(name, "all")) {
+		fprintf(stderr, "ddfbench: no table '%s' (ddfbench reproduce list)\n",
+			name);
+		return 2;
+	}
+	if (json_out) {
+		rp_json_out = fopen(json_out, "w");
+		if (!rp_json_out) {
+			perror(json_out);
+			return 2;
+		}
+	}
+	return t ? rp_run(t, quick, json) : rp_all(quick, json);
 }

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ddfbench's command lines: an option a command does not read is refused
+# with a sentence naming it (never ignored), bad values and stray words
+# too, and the options a command does read are still taken. Nothing here
+# measures: every case ends before a filter is timed (well under a second).
+# Usage: tests/ddfbench/options.sh [BUILD_DIR]
+set -u
+
+B=${1:-build}
+BENCH=$B/ddfbench
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# refused "MESSAGE" ARGS...: exit status 2 and exactly MESSAGE on stderr
+refused() {
+	local want=$1 rc
+	shift
+	"$BENCH" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$want" ] &&
+		[ ! -s "$tmp/out" ]; then
+		ok
+	else
+		bad "ddfbench $*: status $rc, stderr '$(cat "$tmp/err")'," \
+			"want 2 and '$want'"
+	fi
+}
+
+# Test that each command names the option it does not read
+refused "ddfbench speed: --inserts is not an option of speed" \
+	speed --filter apbbf --memory 1M --inserts 10
+refused "ddfbench speed: --seed is not an option of speed" \
+	speed --filter apbbf --memory 1M --seed 3
+refused "ddfbench speed: --filter is not an option of speed --all" \
+	speed --all --filter apbbf
+refused "ddfbench speed: --k is not an option of speed --all" \
+	speed --all --k 3
+refused "ddfbench size: --probes is not an option of size" \
+	size --filter apbbf --window 1000 --fpr 1e-3 --probes 5
+refused "ddfbench size: --thp is not an option of size" \
+	size --filter apbbf --window 1000 --fpr 1e-3 --thp
+refused "ddfbench size: --all is not an option of size" size --all
+refused "ddfbench accuracy: --thp is not an option of accuracy" \
+	accuracy --filter apbbf --window 1000 --fpr 1e-3 --inserts 10 \
+	--probes 10 --thp
+refused "ddfbench accuracy: --fpr is not an option of accuracy --all" \
+	accuracy --all --fpr 1e-3
+refused "ddfbench accuracy: --filter is not an option of accuracy --all" \
+	accuracy --all --filter apbf
+refused "ddfbench reproduce: --quick is not an option of reproduce list" \
+	reproduce list --quick
+refused "ddfbench reproduce: --seed is not an option of reproduce" \
+	reproduce all --seed 3
+
+# Test that bad values, stray words and unkept shapes are refused
+refused "ddfbench: --fpr: not a rate in (0, 1): 2" \
+	size --filter apbbf --window 1000 --fpr 2
+refused "ddfbench: --fpr: not a rate in (0, 1): 1e-3x" \
+	size --filter apbbf --window 1000 --fpr 1e-3x
+refused "ddfbench size: unexpected argument 'apbbf'" \
+	size --filter apbbf --window 1000 --fpr 1e-3 apbbf
+refused "ddfbench reproduce: unexpected argument 'list'" \
+	reproduce all list
+refused "ddfbench reproduce: --json-out needs a file" reproduce all --json-out
+refused "ddfbench speed: give --memory BYTES or --window W (or --all)" \
+	speed --filter apbbf
+refused "ddfbench speed: queue: --k 5 not kept (sized 4)" \
+	speed --filter queue --memory 1M --k 5
+
+# Test that the options a command reads are taken: the shape size prints
+# is the one asked for
+"$BENCH" size --filter apbbf --window 100000 --fpr 1e-6 --k 3 --l 5 \
+	--block-bits 512 --block-hashes 8 >"$tmp/out" 2>&1
+grep -qx 'shape       k=3 l=5 m=[0-9]* B=512 b=8' "$tmp/out" && ok ||
+	bad "size keeps --k 3 --l 5 --block-bits 512 --block-hashes 8:" \
+		"$(cat "$tmp/out")"
+"$BENCH" reproduce list >"$tmp/out" 2>&1 && grep -q '^apbf-table1 ' \
+	"$tmp/out" && ok || bad "reproduce list: $(cat "$tmp/out")"
+
+echo "ddfbench options: $pass passed, $fail failed"
+[ "$fail" = 0 ]
