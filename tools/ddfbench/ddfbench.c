@@ -77,11 +77,21 @@ static uint64_t num(const char *s, const char *what)
 		exit(2);
 	}
 	switch (*end) {
-	case 'k': case 'K': v *= 1e3; break;
-	case 'M': v *= 1 << 20; break;
-	case 'G': v *= 1 << 30; break;
-	case 'm': v *= 1e6; break;
-	case 0: break;
+	case 'k':
+	case 'K':
+		v *= 1e3;
+		break;
+	case 'M':
+		v *= 1 << 20;
+		break;
+	case 'G':
+		v *= 1 << 30;
+		break;
+	case 'm':
+		v *= 1e6;
+		break;
+	case 0:
+		break;
 	default:
 		fprintf(stderr, "ddfbench: %s: bad suffix in %s\n", what, s);
 		exit(2);
@@ -591,26 +601,54 @@ int main(int argc, char **argv)
 		c -= OPT_VAL;
 		seen |= 1u << c;
 		switch (c) {
-		case OPT_FILTER: o.filter = optarg; break;
-		case OPT_WINDOW: o.window = num(optarg, "--window"); break;
-		case OPT_FPR: o.fpr = fpr_arg(optarg); break;
-		case OPT_MEMORY: o.memory = num(optarg, "--memory"); break;
-		case OPT_K: o.k = (uint32_t)num(optarg, "--k"); break;
-		case OPT_L: o.l = (uint32_t)num(optarg, "--l"); break;
-		case OPT_INSERTS: o.inserts = num(optarg, "--inserts"); break;
-		case OPT_PROBES: o.probes = num(optarg, "--probes"); break;
-		case OPT_SEED: o.seed = num(optarg, "--seed"); break;
-		case OPT_JSON: o.json = 1; break;
+		case OPT_FILTER:
+			o.filter = optarg;
+			break;
+		case OPT_WINDOW:
+			o.window = num(optarg, "--window");
+			break;
+		case OPT_FPR:
+			o.fpr = fpr_arg(optarg);
+			break;
+		case OPT_MEMORY:
+			o.memory = num(optarg, "--memory");
+			break;
+		case OPT_K:
+			o.k = (uint32_t)num(optarg, "--k");
+			break;
+		case OPT_L:
+			o.l = (uint32_t)num(optarg, "--l");
+			break;
+		case OPT_INSERTS:
+			o.inserts = num(optarg, "--inserts");
+			break;
+		case OPT_PROBES:
+			o.probes = num(optarg, "--probes");
+			break;
+		case OPT_SEED:
+			o.seed = num(optarg, "--seed");
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
 		case OPT_BLOCK_BITS:
 			o.B = (uint32_t)num(optarg, "--block-bits");
 			break;
 		case OPT_BLOCK_HASHES:
 			o.b = (uint32_t)num(optarg, "--block-hashes");
 			break;
-		case OPT_FP_BITS: o.s = (uint32_t)num(optarg, "--fp-bits"); break;
-		case OPT_THP: use_thp = 1; break;
-		case OPT_ALL: o.all = 1; break;
-		case OPT_HELP: usage(stdout); return 0;
+		case OPT_FP_BITS:
+			o.s = (uint32_t)num(optarg, "--fp-bits");
+			break;
+		case OPT_THP:
+			use_thp = 1;
+			break;
+		case OPT_ALL:
+			o.all = 1;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
 		}
 	}
 	if (optind < argc) {
