@@ -126,7 +126,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
-	tests/robust/adversarial.sh offline
+	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline
 	tests/tools/test_install.sh $(B)
 	tests/tools/test_docs.sh $(B)
 	tests/tools/test_completion.sh $(B)

@@ -25,7 +25,9 @@
 
 /*
  * Per-CPU counters of a rule, bumped by the packet path with BH disabled.
- * packets and bytes count what the rule hashed; unparsed counts packets
+ * packets and bytes count what the rule hashed (bytes: the skb's length
+ * at an IP hook, the bytes the key looked at at a netdev hook, as ddfctl
+ * replay counts them); unparsed counts packets
  * its selectors took that had no usable IP header.
  */
 struct nf_ddf_pcpu {

@@ -58,14 +58,18 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 {
 	struct nf_ddf_fmem *fm;
 	struct nf_ddf_pcpu *c;
+	struct ddf_key_info ki;
 	struct ddf_hash h;
+	u64 len = skb->len;
 	u64 now = 0;
 	bool dup;
 	int ret;
 
 	if (pf == NFPROTO_NETDEV) {
+		/* bytes: what the key looked at, as ddfctl replay counts */
 		ret = nf_ddf_skb_hash_frame(&rule->key, skb, &rule->sipkey,
-					    rule->hash_alg, &h, NULL);
+					    rule->hash_alg, &h, &ki);
+		len = ki.len;
 		goto hashed;
 	}
 	if (!nf_ddf_dev_match(rule->iifname, in) ||
@@ -100,7 +104,7 @@ hashed:
 	c = this_cpu_ptr(rule->stats);
 	u64_stats_update_begin(&c->syncp);
 	c->packets++;
-	c->bytes += skb->len;
+	c->bytes += len;
 	if (dup) {
 		c->duplicates++;
 		switch (act ? rule->action : DDF_ACTION_COUNT) {

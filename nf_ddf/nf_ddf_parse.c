@@ -260,9 +260,11 @@ static int nf_ddf_check_selectors(const struct nf_ddf_rule *rule,
 				  struct netlink_ext_ack *extack)
 {
 	u8 hook = rule->hook;
+	int err;
 
-	if (rule->family == NFPROTO_NETDEV)
-		return nf_ddf_check_netdev(rule, attrs, extack);
+	err = nf_ddf_check_netdev(rule, attrs, extack);
+	if (err || rule->family == NFPROTO_NETDEV)
+		return err;
 
 	if (rule->iifname[0] && hook != DDF_HOOK_NONE &&
 	    hook != NF_INET_PRE_ROUTING && hook != NF_INET_LOCAL_IN &&

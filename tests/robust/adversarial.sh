@@ -51,7 +51,8 @@ lib=$here/../lib.bash
 [[ -e $lib ]] || lib=$here/../netns/lib.bash
 # shellcheck source=tests/netns/lib.bash
 . "$lib"
-PATH=$PATH:$here/../../build:$here/../../build/robust
+build=${DDF_BUILD:-$here/../../build}
+PATH=$PATH:$build:$build/robust
 
 cleanup() {
 	set +e
