@@ -97,8 +97,9 @@ command -v malpkt >/dev/null || fail "malpkt is missing (make builds build/robus
 
 # ---- the rules: NAME HOOK FAMILY ACTION PROTO | words of rule add ----
 # Every key form (packet with ignore masks and max-bytes, field lists,
-# payload ranges), protocol selectors, families ip, ip6 and inet, hooks
-# prerouting, input and forward, and filters of several kinds, all on
+# payload ranges), tunnels opened (tcpdump's VXLAN, Geneve, GRE, ERSPAN and
+# GTP captures among the rest), protocol selectors, families ip, ip6 and
+# inet, hooks prerouting, input and forward, and filters of several kinds, all on
 # packet-count windows, so that ddfctl replay decides as the kernel does.
 rules=(
 	"pre_pkt pre inet count - family inet key packet filter exact window 4096 action count"
@@ -115,6 +116,9 @@ rules=(
 	"pre_icmp pre ip count icmp family ip proto icmp key saddr,daddr,icmpid,payload payload 0:8 filter exact window 1024 action count"
 	"pre_icmp6 pre ip6 count icmpv6 family ip6 proto icmpv6 key icmpid,payload payload 0:32 filter exact window 1024 action count"
 	"pre_drop pre ip6 drop - family ip6 key packet max-bytes 65535 filter exact window 4096 priority 100 action drop"
+	"pre_decap pre inet count - family inet key packet decap vxlan,geneve,gre,erspan,gtpu filter exact window 4096 action count"
+	"pre_decap5 pre inet count - family inet key saddr,daddr,proto,sport,dport,payload payload 0:64 decap vxlan:8472,geneve,gre,erspan,gtpu filter exact window 4096 action count"
+	"fw_decap fwd ip count udp family ip hook forward proto udp key packet decap vxlan,geneve,gtpu filter apbbf window 4096 fpr 1e-6 action count"
 	"in_5t in inet count - family inet hook input key saddr,daddr,proto,sport,dport,payload payload 0:256 filter exact window 1024 action count"
 	"in_pkt4 in ip count - family ip hook input key packet max-bytes 65535 ignore none filter exact window 4096 action count"
 	"in_drop in inet drop - family inet hook input key packet filter exact window 4096 priority 100 action drop"
