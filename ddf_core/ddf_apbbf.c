@@ -146,56 +146,46 @@ static inline uint64_t ddf_apbbf_bits(uint64_t z)
 	return ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
 }
 
-/* Index of the lowest set bit of x != 0 (no builtin: it may call libgcc). */
-static inline uint32_t ddf_apbbf_low(uint32_t x)
-{
-	return ddf_popcount64((x & -x) - 1);
-}
-
 /*
- * All b bits of the key set in its block? (set 0), or set them (set 1).
- * B = 64: one mask, one word. B = 512: part i's bit is in word i (b = 8)
- * or in one of its pair (b = 4), found by address rather than by
- * branching, and the test is an AND-compare per word. A locked OR costs
- * more than a mispredicted branch, so a set pays one only for a word that
- * lacks its bit: those parts are gathered into a bitmap without a branch
- * per bit, and the loop over the bitmap is the one unpredictable branch.
- * Nothing here lives in an array, so nothing is zeroed on the stack (as
- * kernels built with INIT_STACK_ALL_ZERO would do to an array).
+ * All b bits of the key set in its block? (op 0), or set them (op 1).
+ * B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
+ * pair of words (b = 4); the test is branch-free so the loads of the
+ * words overlap. Setting reads each word once and pays a locked OR only
+ * for a missing bit; its result is unused, so it does not test first.
  */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 					   uint32_t B, uint32_t b, int set)
 {
-	uint64_t miss = 0;
-	uint32_t need = 0;
+	uint64_t ok = 1;
 
 	if (B == 64) {
-		uint64_t m = 0;
+		uint64_t m = 0, v = ddf_aword_read(w);
 
 		for (uint32_t i = 0; i < b; i++)
 			m |= 1ull << ddf_apbbf_pos(y, i, B, b);
-		miss = m & ~ddf_aword_read(w);
-		if (set && miss)
+		/* skip the locked OR when the bits are already there */
+		if ((v & m) == m)
+			return true;
+		if (set)
 			ddf_aword_or(w, m);
-		return !miss;
+		return false;
+	}
+	if (set) {
+		for (uint32_t i = 0; i < b; i++) {
+			uint32_t pos = ddf_apbbf_pos(y, i, B, b);
+			uint64_t bit = 1ull << (pos & 63);
+
+			if (!(ddf_aword_read(&w[pos >> 6]) & bit))
+				ddf_aword_or(&w[pos >> 6], bit);
+		}
+		return false;
 	}
 	for (uint32_t i = 0; i < b; i++) {
 		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
-		uint64_t lack = (1ull << (pos & 63)) &
-				~ddf_aword_read(&w[pos >> 6]);
 
-		miss |= lack;
-		need |= (uint32_t)(lack != 0) << i;
+		ok &= ddf_aword_read(&w[pos >> 6]) >> (pos & 63);
 	}
-	if (set) {
-		for (; need; need &= need - 1) {
-			uint32_t pos = ddf_apbbf_pos(y, ddf_apbbf_low(need),
-						     B, b);
-
-			ddf_aword_or(&w[pos >> 6], 1ull << (pos & 63));
-		}
-	}
-	return !miss;
+	return ok & 1;
 }
 
 /* Test (set 0) or set (set 1) a key's bits in segment phys; z: its hash. */
@@ -205,19 +195,6 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_seg(const struct ddf_apbbf *f,
 {
 	return ddf_apbbf_op(ddf_apbbf_block(f, z, phys), ddf_apbbf_bits(z),
 			    B, b, set);
-}
-
-/*
- * A probe starts with no hash cached: only the bitmap is cleared, z[] is
- * written before it is read (an initialiser would zero all 256 bytes).
- */
-static inline void ddf_apbbf_probe_init(struct ddf_apbbf_probe *pr,
-					const struct ddf_apbbf *f,
-					const struct ddf_hash *h)
-{
-	pr->f = f;
-	pr->h = h;
-	pr->have = 0;
 }
 
 /* The hash of logical segment i (physical ph), cached when it was asked. */
@@ -318,11 +295,10 @@ static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 			     uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
-	struct ddf_apbbf_probe pr;
+	struct ddf_apbbf_probe pr = { .f = f, .h = h };
 	uint64_t d;
 	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
-	ddf_apbbf_probe_init(&pr, f, h);
 	return ddf_apbbf_query(f, at, d, &pr);
 }
 
@@ -354,12 +330,11 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 	      uint32_t B, uint32_t b,
 	      bool (*match)(const void *ctx, uint32_t i, uint32_t phys))
 {
-	struct ddf_apbbf_probe pr;
+	struct ddf_apbbf_probe pr = { .f = f, .h = h };
 	struct ddf_age_at ins, cur;
 	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	bool dup;
 
-	ddf_apbbf_probe_init(&pr, f, h);
 	ddf_apbbf_prefetch(&pr, cur.base);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached hashes are those of the current generation's segments */

@@ -18,8 +18,6 @@ struct ddf_apbf {
 struct ddf_apbf_probe {
 	const struct ddf_apbf *f;
 	const struct ddf_hash *h;
-	const uint32_t *bit; /* bits of logical segments below nbit, or NULL */
-	uint32_t nbit;
 };
 
 static uint64_t ddf_apbf_words(const struct ddf_params *p)
@@ -99,59 +97,27 @@ static inline uint64_t ddf_apbf_bit(const struct ddf_apbf *f,
 	return ddf_reduce(ddf_hash_nth(h, phys), f->m);
 }
 
-static inline ddf_aword *ddf_apbf_word(const struct ddf_apbf *f,
-				       uint32_t phys, uint64_t b)
-{
-	return &ddf_age_seg(&f->age, phys)[b >> 6];
-}
-
 static bool ddf_apbf_match(const void *ctx, uint32_t i, uint32_t phys)
 {
 	const struct ddf_apbf_probe *pr = ctx;
-	uint64_t b = i < pr->nbit ? pr->bit[i] :
-				    ddf_apbf_bit(pr->f, pr->h, phys);
+	uint64_t b = ddf_apbf_bit(pr->f, pr->h, phys);
+	const ddf_aword *w = ddf_age_seg(&pr->f->age, phys);
 
-	return (ddf_aword_read(ddf_apbf_word(pr->f, phys, b)) >> (b & 63)) & 1;
+	return (ddf_aword_read(&w[b >> 6]) >> (b & 63)) & 1;
 }
 
-/*
- * The key's bits in the k segments of base's generation (m <= 2^32: a bit
- * index fits 32 bits), their words prefetched for writing.
- */
-static void ddf_apbf_bits(const struct ddf_apbf *f, const struct ddf_hash *h,
-			  uint32_t base, uint32_t *bit)
+static void ddf_apbf_set(struct ddf_apbf *f, const struct ddf_hash *h,
+			 uint32_t base)
 {
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
+		uint64_t b = ddf_apbf_bit(f, h, ph);
+		ddf_aword *w = &ddf_age_seg(&f->age, ph)[b >> 6];
+		uint64_t bit = 1ull << (b & 63);
 
-		bit[i] = (uint32_t)ddf_apbf_bit(f, h, ph);
-		ddf_prefetch_w(ddf_apbf_word(f, ph, bit[i]));
-	}
-}
-
-/*
- * Set those bits. A locked OR costs more than a mispredicted branch, so
- * only a word lacking its bit gets one: those segments are gathered into a
- * bitmap (k <= 64) without a branch per bit, and the loop over the bitmap
- * is the one unpredictable branch.
- */
-static void ddf_apbf_set(struct ddf_apbf *f, uint32_t base,
-			 const uint32_t *bit)
-{
-	uint64_t need = 0;
-
-	for (uint32_t i = 0; i < f->age.k; i++) {
-		uint32_t ph = ddf_age_phys(&f->age, base, i);
-
-		need |= (~ddf_aword_read(ddf_apbf_word(f, ph, bit[i])) >>
-			 (bit[i] & 63) & 1) << i;
-	}
-	for (; need; need &= need - 1) {
-		uint32_t i = ddf_popcount64((need & -need) - 1);
-
-		ddf_aword_or(ddf_apbf_word(f, ddf_age_phys(&f->age, base, i),
-					   bit[i]),
-			     1ull << (bit[i] & 63));
+		/* skip the locked OR when the bit is already there */
+		if (!(ddf_aword_read(w) & bit))
+			ddf_aword_or(w, bit);
 	}
 }
 
@@ -159,7 +125,7 @@ static bool ddf_apbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 			    uint64_t now)
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
-	struct ddf_apbf_probe pr = { f, h, NULL, 0 };
+	struct ddf_apbf_probe pr = { f, h };
 	uint64_t d;
 	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
@@ -171,46 +137,22 @@ static void ddf_apbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
 	struct ddf_age_at ins, cur;
-	uint32_t bit[DDF_MAX_K];
 
-	if (!ddf_age_begin_insert(&f->age, now, &ins, &cur))
-		return;
-	ddf_apbf_bits(f, h, ins.base, bit);
-	ddf_apbf_set(f, ins.base, bit);
+	if (ddf_age_begin_insert(&f->age, now, &ins, &cur))
+		ddf_apbf_set(f, h, ins.base);
 }
 
-/*
- * The words a test-and-insert of a new key touches are prefetched before
- * any is read, so that their misses overlap: the k it writes, and the
- * query's first probes (segments l, l - k, ..., Algorithm 1's whole path
- * for a key not in the filter). The bits of the k written segments are
- * hashed once, for the query too when it sees the same generation.
- */
 static bool ddf_apbf_test_and_insert(struct ddf_filter *hdr,
 				     const struct ddf_hash *h, uint64_t now)
 {
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
-	struct ddf_apbf_probe pr = { f, h, NULL, 0 };
+	struct ddf_apbf_probe pr = { f, h };
 	struct ddf_age_at ins, cur;
 	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
-	uint32_t bit[DDF_MAX_K];
-	bool dup;
+	bool dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbf_match);
 
-	if (fresh) {
-		ddf_apbf_bits(f, h, ins.base, bit);
-		if (ins.G == cur.G) {
-			pr.bit = bit;
-			pr.nbit = f->age.k;
-		}
-	}
-	for (int i = (int)f->age.l; i >= (int)pr.nbit; i -= (int)f->age.k) {
-		uint32_t ph = ddf_age_phys(&f->age, cur.base, (uint32_t)i);
-
-		ddf_prefetch(ddf_apbf_word(f, ph, ddf_apbf_bit(f, h, ph)));
-	}
-	dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbf_match);
 	if (fresh)
-		ddf_apbf_set(f, ins.base, bit);
+		ddf_apbf_set(f, h, ins.base);
 	return dup;
 }
 
