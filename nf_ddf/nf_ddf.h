@@ -26,7 +26,7 @@
 /*
  * Per-CPU counters of a rule, bumped by the packet path with BH disabled.
  * packets and bytes count what the rule hashed (bytes: the skb's length
- * at an IP hook, the bytes the key looked at at a netdev hook, as ddfctl
+ * at an IP hook, at a netdev hook the bytes the key looked at, as ddfctl
  * replay counts them); unparsed counts packets
  * its selectors took that had no usable IP header.
  */
