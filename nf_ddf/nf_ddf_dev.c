@@ -22,11 +22,13 @@
 
 static void nf_ddf_dev_set(struct nf_ddf_rule *rule, struct net_device *dev)
 {
+	preempt_disable(); /* a reader spins while the count is odd */
 	write_seqcount_begin(&rule->dev_seq);
-	rule->dev = dev;
+	WRITE_ONCE(rule->dev, dev);
 	if (dev)
 		strscpy(rule->devname, dev->name, IFNAMSIZ);
 	write_seqcount_end(&rule->dev_seq);
+	preempt_enable();
 }
 
 /* Put rule's hook on dev, a device of the rule's namespace. */
