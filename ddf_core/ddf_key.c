@@ -6,7 +6,7 @@
  * path: no allocation, a few hundred bytes of stack, and every read is
  * checked against the packet's length before the reader sees it.
  */
-#include "ddf_key_priv.h"
+#include "ddf_key_link.h"
 
 #define DDF_IPPROTO_HOPOPTS 0
 #define DDF_IPPROTO_ICMP 1

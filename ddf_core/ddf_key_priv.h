@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * What ddf_key.c (the IP packet and its key) and ddf_link.c (the link
+ * What ddf_key.c (the IP packet and its key) and ddf_key_link.h (the link
  * layer and tunnels around it) share: one packet's parsing state and the
  * bounded reads through the caller's reader. Private to the core.
  */
@@ -90,15 +90,7 @@ struct ddf_key_level {
 	uint16_t vid[DDF_KEY_MAX_VLANS];
 };
 
-/* ddf_link.c */
-void ddf_link_walk(struct ddf_key_pkt *p, struct ddf_key_level *lv);
-int ddf_link_tunnel(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
-		    struct ddf_key_level *in);
-bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv,
-		    uint32_t ignore);
-void ddf_link_vlans(struct ddf_key_pkt *p, const struct ddf_key_level *lv);
-
-/* ddf_link_tunnel() */
+/* ddf_link_tunnel() (ddf_key_link.h) */
 #define DDF_TUN_NONE 0 /* not a tunnel the spec opens */
 #define DDF_TUN_OPEN 1 /* *in is the packet inside */
 #define DDF_TUN_BAD 2 /* a tunnel asked for, its header unusable */

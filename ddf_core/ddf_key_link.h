@@ -1,11 +1,16 @@
-// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The link layer and the tunnels around a packet's IP header (the rules
  * are in ddf_key.h, "Link layer" and "Tunnels"): the Ethernet walk over
  * VLAN tags and MPLS labels, the tunnel headers whose inner packet a key
  * may take, and the frame form's byte string. Every read goes through
  * ddf_key_rd() or ddf_key_get(), bounded by the reader or the packet.
+ * Included by ddf_key.c alone: code shared between core files lives in
+ * headers, so each core file still builds and links on its own.
  */
+#ifndef DDF_KEY_LINK_H
+#define DDF_KEY_LINK_H
+
 #include "ddf_key_priv.h"
 
 #define DDF_ETH_IPV4 0x0800u
@@ -33,7 +38,7 @@ static bool ddf_link_is_tag(uint16_t type)
  * IPv4 or IPv6 packet follows, the VLAN IDs in any case. A frame cut short
  * anywhere on the way has no IP packet.
  */
-void ddf_link_walk(struct ddf_key_pkt *p, struct ddf_key_level *lv)
+static void ddf_link_walk(struct ddf_key_pkt *p, struct ddf_key_level *lv)
 {
 	uint32_t off = lv->start + 14;
 	const uint8_t *h;
@@ -205,7 +210,7 @@ static int ddf_link_gre(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
  * Whether the IP packet p has parsed (p->ki) is a tunnel s opens: the
  * packet inside goes to *in. Only whole, unfragmented packets are opened.
  */
-int ddf_link_tunnel(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
+static int ddf_link_tunnel(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 		    struct ddf_key_level *in)
 {
 	const struct ddf_key_info *ki = &p->ki;
@@ -271,7 +276,7 @@ static bool ddf_link_bytes(struct ddf_key_pkt *p, uint32_t from, uint32_t to,
  * frame gets its taken-out tag back behind the MACs (ignore vlan: every
  * tag out), its MACs as zeros with ignore mac.
  */
-bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv,
+static bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv,
 		    uint32_t ignore)
 {
 	uint32_t s = lv->start, e = lv->end, n = e - s, mac = s;
@@ -308,7 +313,7 @@ bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv,
 }
 
 /* The VLAN prefix of an IP packet's key: 'Q', the count, the IDs. */
-void ddf_link_vlans(struct ddf_key_pkt *p, const struct ddf_key_level *lv)
+static void ddf_link_vlans(struct ddf_key_pkt *p, const struct ddf_key_level *lv)
 {
 	uint8_t *b = p->buf;
 
@@ -320,3 +325,5 @@ void ddf_link_vlans(struct ddf_key_pkt *p, const struct ddf_key_level *lv)
 	}
 	ddf_sip_update(&p->st, b, 2 + 2u * lv->nvlan);
 }
+
+#endif /* DDF_KEY_LINK_H */
