@@ -618,6 +618,8 @@ static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 				*lv = in;
 				ret = r;
 				p->ki.decaps = d + 1;
+				/* the counters count the packet, not its cargo */
+				p->ki.len = ki.len;
 				continue;
 			}
 			p->ki = ki;

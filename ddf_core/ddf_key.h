@@ -304,7 +304,7 @@ enum ddf_key_result {
 
 /* What the parser found, for counters and the offline tools. */
 struct ddf_key_info {
-	uint32_t len; /* bytes the key looked at: min(l3len, IP length) */
+	uint32_t len; /* min(l3len, IP length) of the outermost packet */
 	uint32_t l4off; /* with DDF_KEY_F_L4 */
 	uint32_t payoff; /* with DDF_KEY_F_PAYLOAD */
 	uint32_t frag_id; /* IPv4 identification, IPv6 fragment header's */

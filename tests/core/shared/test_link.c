@@ -563,6 +563,9 @@ DDF_TEST(ddf_link_tunnels)
 			      DDF_KEY_HASHED);
 		DDF_EXPECT_MSG(t, ki.decaps == 1, "%s: %u tunnels opened", nm,
 			       ki.decaps);
+		/* the bytes counted are the outer packet's, as at IP hooks */
+		DDF_EXPECT_MSG(t, ki.len == na - 14, "%s: len %u of %u", nm,
+			       ki.len, na - 14);
 		if (ip_inside)
 			tl_hash(t, &plain, &none, in + 14, n - 14, &h2, NULL, nm);
 		else
