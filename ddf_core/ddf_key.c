@@ -618,8 +618,6 @@ static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 				*lv = in;
 				ret = r;
 				p->ki.decaps = d + 1;
-				/* the counters count the packet, not its cargo */
-				p->ki.len = ki.len;
 				continue;
 			}
 			p->ki = ki;
@@ -640,6 +638,7 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 {
 	struct ddf_key_level lv;
 	struct ddf_key_pkt p;
+	uint32_t outer = 0;
 	uint64_t h[2];
 	bool ok;
 	int ret;
@@ -666,6 +665,7 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 		ret = DDF_KEY_HASHED;
 	} else {
 		ret = ddf_key_level(&p, spec, &lv);
+		outer = p.ki.len; /* a tunnel's packet is IP: its length */
 		if (spec->decap)
 			ret = ddf_key_decap(&p, spec, &lv, ret);
 	}
@@ -701,6 +701,9 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 	ddf_sip_final128(&p.st, h);
 	out->h1 = h[0];
 	out->h2 = h[1];
+	/* the counters count the packet, not its cargo */
+	if (p.ki.decaps)
+		p.ki.len = outer;
 out:
 	if (info)
 		*info = p.ki;

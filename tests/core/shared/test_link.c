@@ -642,6 +642,18 @@ DDF_TEST(ddf_link_tunnels)
 	s.vxlan_port = 8472;
 	tl_hash(t, &s, &tl_ether, a, na, &h1, &ki, "8472");
 	DDF_EXPECT_EQ(t, ki.decaps, 1);
+	/* an ARP frame inside: keyed whole, the outer packet's bytes counted */
+	tl_spec(&s, DDF_KD_VXLAN, 0);
+	n = tl_eth(in, 0, 5, 0x0806);
+	for (int i = 0; i < 28; i++)
+		in[n + i] = (uint8_t)i;
+	n += 28;
+	na = tl_wrap(a, TL_VXLAN, in, n, 1);
+	DDF_EXPECT_EQ(t, tl_hash(t, &s, &tl_ether, a, na, &h1, &ki, "arp in"),
+		      DDF_KEY_HASHED);
+	DDF_EXPECT_EQ(t, ki.decaps, 1);
+	DDF_EXPECT(t, ki.flags & DDF_KEY_F_NONIP);
+	DDF_EXPECT_EQ(t, ki.len, na - 14);
 }
 
 static ddf_case_t ddf_link_cases[] = {
