@@ -10,7 +10,7 @@ pp() { pretty "" "$*"; "$@"; }
 S() { pretty snd "$*"; ip netns exec "$snd" "$@"; }
 R() { pretty rcv "$*"; ip netns exec "$rcv" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-passed() { blocks=$((blocks + 1)); echo "ok $blocks - $*" >&3; }
+passed() { blocks=$((blocks + 1)); echo "ok $blocks - $* ($SECONDS s)" >&3; }
 expect_eq() { [[ $1 == "$2" ]] || fail "$3: got '$1', expected '$2'"; }
 expect_ge() { (($1 >= $2)) || fail "$3: got $1, expected at least $2"; }
 loaded() { grep -q '^nf_ddf ' /proc/modules; }
