@@ -38,7 +38,7 @@ help:
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
 	@echo "make check           run every test lane (installs what it needs)"
-	@echo "make check-core      userspace tests of ddf_core"
+	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
@@ -151,8 +151,18 @@ demo-filters: setup $(B)/ddfbench
 
 check: setup check-freestanding check-core check-tools check-vm
 
-check-core: $(B)/ddf_core_tests
+check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 	$(B)/ddf_core_tests
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		$(B)/tsan/ddf_core_tests $(TSAN_SUITES)
+
+# The suites with threads again under ThreadSanitizer: a race fails them.
+TSAN_SUITES := ddf_concurrency ddf_qht_concurrent ddf_window_rates \
+	       ddf_a2_rates ddf_bdbf_rates
+$(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O1 -fsanitize=thread $(CORE_CPPFLAGS) -Itests/core \
+		-pthread $(TEST_SRCS) $(CORE_SRCS) -lm -o $@
 
 # Each core file must build with no libc and reference nothing but mem*.
 check-freestanding:
