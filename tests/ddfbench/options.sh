@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # ddfbench's command lines: an option a command does not read is refused
 # with a sentence naming it (never ignored), bad values and stray words
-# too, and the options a command does read are still taken. Nothing here
-# measures: every case ends before a filter is timed (well under a second).
+# too, and the options a command does read are still taken. One case times
+# a filter (speed --threads, a few seconds); the rest end before that.
 # Usage: tests/ddfbench/options.sh [BUILD_DIR]
 set -u
 
@@ -72,6 +72,12 @@ refused "ddfbench speed: give --memory BYTES or --window W (or --all)" \
 	speed --filter apbbf
 refused "ddfbench speed: queue: --k 5 not kept (sized 4)" \
 	speed --filter queue --memory 1M --k 5
+refused "ddfbench: --threads: 1 to 1024" \
+	speed --filter apbbf --memory 1M --threads 0
+refused "ddfbench speed: --threads is not an option of speed --all" \
+	speed --all --threads 2
+refused "ddfbench size: --threads is not an option of size" \
+	size --filter apbbf --window 1000 --fpr 1e-3 --threads 2
 
 # Test that the options a command reads are taken: the shape size prints
 # is the one asked for
@@ -82,6 +88,14 @@ grep -qx 'shape       k=3 l=5 m=[0-9]* B=512 b=8' "$tmp/out" && ok ||
 		"$(cat "$tmp/out")"
 "$BENCH" reproduce list >"$tmp/out" 2>&1 && grep -q '^apbf-table1 ' \
 	"$tmp/out" && ok || bad "reproduce list: $(cat "$tmp/out")"
+
+# Test that speed --threads runs 1, 2 and 3 threads on one filter: the
+# exact filter never calls a key of these distinct streams a duplicate
+# (a few seconds: the one case here that times a filter)
+"$BENCH" speed --filter exact --window 100000 --threads 3 --json \
+	>"$tmp/out" 2>&1
+grep -q '"threads": \[{"threads": 1, "mops": [0-9.]*, "scaling": 1.000, "dups": 0}, {"threads": 2, [^}]*"dups": 0}, {"threads": 3, [^}]*"dups": 0}\]' \
+	"$tmp/out" && ok || bad "speed --threads 3: $(cat "$tmp/out")"
 
 echo "ddfbench options: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -50,6 +50,8 @@ static void usage(FILE *o)
 		"            ns per test-and-insert beside ns per dependent read;\n"
 		"            sized at fpr P (1e-3): the largest window in BYTES,\n"
 		"            or as size sizes it for W; prints the shape it used\n"
+		"            --threads N: then Mops/s of 1, 2, 4 .. N threads on\n"
+		"            one shared filter, and the scaling over one thread\n"
 		"  speed     --all [--memory BYTES] [--fpr P] [--json]\n"
 		"            every filter at 1 MiB and 64 MiB (APBBF, QQHTD also\n"
 		"            256 MiB), sized at fpr P (1e-3), beside the memory\n"
@@ -481,6 +483,7 @@ enum {
 	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
 	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
 	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
+	OPT_THREADS,
 };
 
 #define OPT(x) (1u << OPT_##x)
@@ -504,6 +507,7 @@ static const struct option long_opts[] = {
 	[OPT_THP] = { "thp", 0, 0, OPT_VAL + OPT_THP },
 	[OPT_ALL] = { "all", 0, 0, OPT_VAL + OPT_ALL },
 	[OPT_HELP] = { "help", 0, 0, OPT_VAL + OPT_HELP },
+	[OPT_THREADS] = { "threads", 1, 0, OPT_VAL + OPT_THREADS },
 	{ 0, 0, 0, 0 }
 };
 
@@ -522,7 +526,7 @@ static const struct cmd_opts {
 	{ "accuracy", false, OPTS_SHAPE | OPT(INSERTS) | OPT(PROBES) |
 			     OPT(SEED) },
 	{ "accuracy", true, OPT(ALL) | OPT(WINDOW) | OPT(SEED) | OPT(JSON) },
-	{ "speed", false, OPTS_SHAPE | OPT(THP) },
+	{ "speed", false, OPTS_SHAPE | OPT(THP) | OPT(THREADS) },
 	{ "speed", true, OPT(ALL) | OPT(MEMORY) | OPT(FPR) | OPT(JSON) |
 			 OPT(THP) },
 };
@@ -645,6 +649,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			o.all = 1;
+			break;
+		case OPT_THREADS:
+			o.threads = (uint32_t)num(optarg, "--threads");
+			if (o.threads < 1 || o.threads > 1024) {
+				fprintf(stderr, "ddfbench: --threads: 1 to 1024\n");
+				return 2;
+			}
 			break;
 		case OPT_HELP:
 			usage(stdout);

@@ -17,6 +17,7 @@ struct opts {
 	uint64_t window, inserts, probes, memory, seed;
 	double fpr;
 	uint32_t k, l, B, b, s;
+	uint32_t threads;
 	int json, thp, all;
 };
 
@@ -33,6 +34,8 @@ void print_params(FILE *f, const struct ddf_params *p);
 struct ddf_filter *build(const struct ddf_params *p);
 
 int cmd_speed(const struct opts *o);
+void speed_threads(const struct opts *o, const struct ddf_params *p,
+		   struct ddf_filter *f);
 int cmd_speed_all(const struct opts *o);
 
 #endif /* DDFBENCH_H */

@@ -367,7 +367,7 @@ int cmd_speed(const struct opts *o)
 		       "\"lines_per_op\": %u, \"ns_per_random_lines\": %.2f, "
 		       "\"ns_siphash13_16\": %.2f, \"ns_siphash13_40\": %.2f, "
 		       "\"ns_siphash13_64\": %.2f, \"dup_rate\": %.3g, "
-		       "\"warm_inserts\": %llu, \"steady\": %s}\n",
+		       "\"warm_inserts\": %llu, \"steady\": %s",
 		       (unsigned long long)f->bytes, target, fpr, use_thp,
 		       r.ns, dep, lines, rl, sip[0], sip[1], sip[2],
 		       r.dup_rate, (unsigned long long)r.warm,
@@ -395,6 +395,10 @@ int cmd_speed(const struct opts *o)
 		printf("siphash-1-3 16/40/64B %.1f / %.1f / %.1f ns per key\n",
 		       sip[0], sip[1], sip[2]);
 	}
+	if (o->threads)
+		speed_threads(o, &p, f);
+	if (o->json)
+		printf("}\n");
 	free(f);
 	return 0;
 }

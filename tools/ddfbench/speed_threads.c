@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfbench speed --threads N: one filter shared by 1, 2, 4 .. N threads
+ * that test-and-insert distinct keys at once, as the CPUs of a box share a
+ * rule's filter. Mops/s and the scaling over one thread, in one run.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "ddf_filter.h"
+#include "ddfbench.h"
+
+#define TH_SECONDS 1
+#define TH_BATCH 4096
+
+struct th_shared {
+	struct ddf_filter *f;
+	pthread_barrier_t go;
+	int stop;
+};
+
+struct th_arg {
+	struct th_shared *sh;
+	uint64_t seed, ops, dups;
+};
+
+/* splitmix64: a new key in about a nanosecond, counted in every row */
+static uint64_t th_mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void *th_run(void *arg)
+{
+	struct th_arg *a = arg;
+	struct th_shared *sh = a->sh;
+
+	pthread_barrier_wait(&sh->go);
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+		for (int i = 0; i < TH_BATCH; i++) {
+			struct ddf_hash h;
+
+			h.h1 = th_mix(&a->seed);
+			h.h2 = th_mix(&a->seed);
+			a->dups += ddf_filter_test_and_insert(sh->f, &h, 0);
+		}
+		a->ops += TH_BATCH;
+	}
+	return NULL;
+}
+
+/* Mops/s of n threads on f for TH_SECONDS; *dups: answers "duplicate". */
+static double th_measure(struct ddf_filter *f, unsigned int n, uint64_t *seed,
+			 uint64_t *dups)
+{
+	struct th_shared sh = { .f = f };
+	struct th_arg *a = calloc(n, sizeof(*a));
+	pthread_t *th = calloc(n, sizeof(*th));
+	struct timespec nap = { TH_SECONDS, 0 };
+	uint64_t ops = 0;
+	double t0;
+
+	if (!a || !th) {
+		fprintf(stderr, "ddfbench: out of memory\n");
+		exit(1);
+	}
+	pthread_barrier_init(&sh.go, NULL, n + 1);
+	for (unsigned int i = 0; i < n; i++) {
+		/* distinct streams: seeds 2^40 apart, never met in a run */
+		a[i] = (struct th_arg){ &sh, *seed + ((uint64_t)i << 40), 0, 0 };
+		if (pthread_create(&th[i], NULL, th_run, &a[i])) {
+			fprintf(stderr, "ddfbench: cannot start thread %u\n", i);
+			exit(1);
+		}
+	}
+	pthread_barrier_wait(&sh.go);
+	t0 = now_s();
+	nanosleep(&nap, NULL);
+	__atomic_store_n(&sh.stop, 1, __ATOMIC_RELAXED);
+	*dups = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		ops += a[i].ops;
+		*dups += a[i].dups;
+	}
+	t0 = now_s() - t0;
+	pthread_barrier_destroy(&sh.go);
+	*seed += (uint64_t)n << 40;
+	free(a);
+	free(th);
+	return ops / t0 / 1e6;
+}
+
+/*
+ * The lines other than the filter's own bits or slots that one
+ * test-and-insert writes, read off the code; NULL where not stated.
+ */
+static const char *th_shared_writes(const struct ddf_params *p)
+{
+	bool time = p->flags & DDF_PF_TIME;
+
+	switch (p->kind) {
+	case DDF_KIND_APBF:
+	case DDF_KIND_APBBF:
+		return time ? "0 (the spare segment's clearing cursor: once per chunk of inserts)" :
+			      "1, the insert ticket (ddf_age.h: one atomic add); the spare segment's clearing cursor once per chunk of inserts";
+	case DDF_KIND_QHT:
+	case DDF_KIND_QHTD:
+	case DDF_KIND_QQHTD:
+		return "0 (a compare-and-swap on the key's own row only)";
+	case DDF_KIND_QUEUE:
+		return "2, the insert ticket and the current subfilter's state word (entered and left: two compare-and-swaps on one line)";
+	case DDF_KIND_EXACT:
+	case DDF_KIND_SHF:
+	case DDF_KIND_CSHF:
+		return "1 besides the ring and dictionary slots: the lock line (taken and released, the counters beside it)";
+	default:
+		return NULL;
+	}
+}
+
+void speed_threads(const struct opts *o, const struct ddf_params *p,
+		   struct ddf_filter *f)
+{
+	const char *w = th_shared_writes(p);
+	uint64_t seed = 0x5eed, dups;
+	double one = 0;
+	unsigned int n = 1;
+
+	if (o->json)
+		printf(", \"threads\": [");
+	else
+		printf("threads  Mops/s  scaling over 1 thread (%d s each, one shared filter, distinct keys)\n",
+		       TH_SECONDS);
+	for (;;) {
+		double m = th_measure(f, n, &seed, &dups);
+
+		if (n == 1)
+			one = m;
+		if (o->json)
+			printf("%s{\"threads\": %u, \"mops\": %.3f, \"scaling\": %.3f, \"dups\": %llu}",
+			       n == 1 ? "" : ", ", n, m, m / one,
+			       (unsigned long long)dups);
+		else
+			printf("%7u  %6.2f  %.2f\n", n, m, m / one);
+		fflush(stdout);
+		if (n == o->threads)
+			break;
+		n = 2 * n < o->threads ? 2 * n : o->threads;
+	}
+	if (o->json) {
+		printf("], \"shared_lines_written_per_op\": ");
+		if (w)
+			printf("\"%s\"", w);
+		else
+			printf("null");
+	} else {
+		printf("shared lines written per op besides the filter's own: %s\n",
+		       w ? w : "not stated for this kind");
+	}
+}
