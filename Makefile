@@ -42,6 +42,7 @@ help:
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
+	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
@@ -273,6 +274,12 @@ check-vm-stock: all
 
 check-vm-debug: all tcpdump-tests
 	@tests/qemu/run.sh debug
+
+# Data races: a KCSAN kernel (built once, cached like the debug kernel), 2
+# vCPUs, rule churn and traffic from both CPUs. Long: not part of check.
+.PHONY: check-kcsan
+check-kcsan: setup all
+	@tests/qemu/run.sh kcsan
 
 # The robustness suites (tests/robust/, debug lane) at their long sizes.
 .PHONY: soak

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build, or reuse from the cache, the debug lane kernel: Debian's Linux
-# sources, allnoconfig plus the fragments tests/qemu/*.config, built with
-# ccache. Prints the kernel's cache directory on stdout:
+# Build, or reuse from the cache, a lane's kernel: Debian's Linux sources,
+# allnoconfig plus base.config, net.config and FLAVOUR.config (debug, the
+# default, or kcsan), built with ccache. Prints the kernel's cache
+# directory on stdout:
 #
 #   <dir>/bzImage     the kernel to boot
 #   <dir>/build/      the O= build tree that M= module builds use
@@ -16,7 +17,9 @@ set -eu
 
 # Bump when the build steps below change in a way that alters the result.
 recipe=1
-frags="$DDF_QEMU/base.config $DDF_QEMU/net.config $DDF_QEMU/debug.config"
+flavour=${1:-debug}
+[ -r "$DDF_QEMU/$flavour.config" ] || die "kernel: no flavour $flavour ($DDF_QEMU/$flavour.config)"
+frags="$DDF_QEMU/base.config $DDF_QEMU/net.config $DDF_QEMU/$flavour.config"
 
 [ -r "$DDF_KSRC_TARBALL" ] || die "no kernel sources at $DDF_KSRC_TARBALL (package $DDF_KSRC_PKG)"
 srcver=$(dpkg-query -W -f='${Version}' "$DDF_KSRC_PKG" 2>/dev/null) ||
@@ -80,6 +83,15 @@ kmake KCONFIG_ALLCONFIG="$kdir/fragments.config" allnoconfig
 kmake olddefconfig
 
 # Kconfig silently drops what it cannot satisfy: insist on every line.
+# A symbol set twice keeps its last line, as Kconfig does.
+awk '{ s = $0 }
+	/^CONFIG_[A-Za-z0-9_]*=/ { sub(/=.*/, "", s) }
+	/^# CONFIG_[A-Za-z0-9_]* is not set/ { s = $2 }
+	s ~ /^CONFIG_/ { last[s] = NR }
+	{ line[NR] = $0; sym[NR] = s }
+	END { for (i = 1; i <= NR; i++)
+		if (!(sym[i] ~ /^CONFIG_/) || last[sym[i]] == i) print line[i] }' \
+	"$kdir/fragments.config" >"$kdir/fragments.effective"
 missing=0
 while IFS= read -r line; do
 	case $line in
@@ -95,7 +107,7 @@ while IFS= read -r line; do
 	esac
 	log "kernel: config fragment line not in .config: $line"
 	missing=1
-done <"$kdir/fragments.config"
+done <"$kdir/fragments.effective"
 [ $missing = 0 ] || die "kernel: Kconfig dropped options (see above); add their dependencies to the fragments"
 
 log "kernel: building with $DDF_JOBS jobs (ccache in $CCACHE_DIR; log: $blog)"

@@ -10,6 +10,9 @@
 #   run.sh bench   Debian's 6.12 kernel ($DDF_BENCH_KERNEL): the kernel-path
 #                  benchmark (tests/bench/vm-bench.sh, DDF_BENCH=full|smoke);
 #                  its records in $DDF_BUILD/bench/raw-$DDF_BENCH.jsonl
+#   run.sh kcsan   the KCSAN kernel (kernel.sh kcsan, 2 vCPUs): rule churn
+#                  and traffic from both CPUs ($DDF_KCSAN_TESTS); a data
+#                  race report fails it (make check-kcsan, not in check)
 #   run.sh demo    Debian's 6.12 kernel ($DDF_DEMO_KERNEL): make demo
 #                  (tests/demo/demo.sh), its lines shown as they come
 #   run.sh shell [debug|stock]
@@ -288,6 +291,11 @@ check() {
 lane=${1:-}
 case $lane in
 stock | debug | shell) DDF_BENCH= ;;
+kcsan)
+	DDF_BENCH=
+	: "${DDF_KCSAN_TESTS:=robust/churn.sh robust/nolost.sh dedup.sh netdev.sh}"
+	DDF_VM_TESTS=${DDF_VM_TESTS:-$DDF_KCSAN_TESTS}
+	;;
 bench)
 	: "${DDF_BENCH:=full}"
 	: "${DDF_BENCH_KERNEL:=6.12.*-amd64}"
@@ -309,7 +317,7 @@ demo)
 	# the demo's own lines are on the terminal already
 	: "${DDF_VM_TAIL:=25}"
 	;;
-*) die "usage: $0 stock|debug|bench|demo|shell [debug|stock]" ;;
+*) die "usage: $0 stock|debug|kcsan|bench|demo|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
 # Runs from one tree take turns: they share $vm.
@@ -379,6 +387,14 @@ elif [ "$lane" = stock ]; then
 		check "$rel" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" \
 			"$DDF_VM_SMP_STOCK" "$DDF_VM_TIMEOUT_STOCK" "" -
 	done
+elif [ "$lane" = kcsan ]; then
+	if kdir=$("$DDF_QEMU/kernel.sh" kcsan); then
+		kver=$(cat "$kdir/build/include/config/kernel.release")
+		check "$kver" "$kdir/bzImage" "$kdir/build" - \
+			"$DDF_VM_SMP_DEBUG" "$DDF_VM_TIMEOUT_DEBUG" "" -
+	else
+		flunk "build the KCSAN kernel"
+	fi
 else
 	# sparse checks the sources as they build against the debug tree.
 	if command -v sparse >/dev/null; then
