@@ -150,7 +150,13 @@ demo-filters: setup $(B)/ddfbench
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
 		--inserts 1000000 --probes 1000000
 
-check: setup check-freestanding check-core check-tools check-vm
+check: setup kernel-background check-freestanding check-core check-tools \
+	check-vm
+
+# On a cold machine the debug kernel builds while the other checks run.
+.PHONY: kernel-background
+kernel-background:
+	@tests/qemu/kernel.sh --background
 
 check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 	$(B)/ddf_core_tests
