@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make bench: the papers' tables as ddfbench reproduces them, every filter's
-# speed beside the memory system's limits, and every filter's error rate
-# against its memory, into build/bench/ (report.py: Markdown, JSON and
+# speed beside the memory system's limits, every filter's error rate
+# against its memory, and the rule filters shared by threads, into
+# build/bench/ (report.py: Markdown, JSON and
 # gnuplot PNGs; bench-filters.md is the summary).
 #
 #   tests/reproduce/bench.sh [full|quick]
@@ -38,10 +39,19 @@ $bench speed --all $sm --json >"$out/speed.json" || rc=1
 t2=$(date +%s)
 $bench accuracy --all --json >"$out/accuracy.json" || rc=1
 t3=$(date +%s)
+# One filter shared by threads, up to twice the CPUs (the rule filters,
+# window 10^6 at 1e-3: their shape as ddfctl sizes it)
+nt=$((2 * $(nproc)))
+: >"$out/threads.jsonl"
+for f in apbbf apbf qqhtd exact; do
+	$bench speed --filter $f --window 1000000 --fpr 1e-3 --threads $nt \
+		--json >>"$out/threads.jsonl" || rc=1
+done
+t4=$(date +%s)
 
 python3 "$root/tests/reproduce/report.py" "$out" "$mode" \
-	"$((t1 - t0))" "$((t2 - t1))" "$((t3 - t2))" || rc=1
+	"$((t1 - t0))" "$((t2 - t1))" "$((t3 - t2))" "$((t4 - t3))" || rc=1
 grep '^verdict ' "$out/reproduce.md"
-echo "bench: $out/bench-filters.md (reproduce $((t1 - t0)) s, speed $((t2 - t1)) s, accuracy $((t3 - t2)) s)"
+echo "bench: $out/bench-filters.md (reproduce $((t1 - t0)) s, speed $((t2 - t1)) s, accuracy $((t3 - t2)) s, threads $((t4 - t3)) s)"
 [ $rc = 0 ] || echo "bench: a reproduction failed or a step did not finish" >&2
 exit $rc

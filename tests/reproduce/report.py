@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make bench's report: turns ddfbench's JSON (reproduce.json, speed.json,
-accuracy.json in DIR) into speed.md, accuracy.md, the summary
-bench-filters.md and, when gnuplot is there, bench-filters-speed.png and
-bench-filters-accuracy.png (tests/reproduce/speed.gp, accuracy.gp).
+accuracy.json, threads.jsonl in DIR) into speed.md, accuracy.md, the summary
+bench-filters.md and, when gnuplot is there, bench-filters-speed.png,
+bench-filters-accuracy.png and bench-filters-threads.png
+(tests/reproduce/speed.gp, accuracy.gp, threads.gp).
 
-    report.py DIR [MODE [REPRODUCE_S SPEED_S ACCURACY_S]]
+    report.py DIR [MODE [REPRODUCE_S SPEED_S ACCURACY_S THREADS_S]]
 """
 import datetime
 import json
@@ -235,6 +236,45 @@ def accuracy_plot_data(d, acc):
                                                  if n not in fn]
 
 
+# ---- threads ----
+
+def load_lines(path):
+    try:
+        with open(path) as f:
+            return [json.loads(x) for x in f if x.strip()]
+    except (OSError, ValueError):
+        return None
+
+
+def threads_section(d, th):
+    md = ["| filter | bytes | shape | threads | Mops/s | scaling over 1 |",
+          "|---|---:|---|---:|---:|---:|"]
+    for r in th:
+        for i, t in enumerate(r["threads"]):
+            md.append("| %s | %s | %s | %d | %.2f | %.2f |" % (
+                r["filter"] if i == 0 else "",
+                r["bytes"] if i == 0 else "",
+                shape(r["params"]) if i == 0 else "",
+                t["threads"], t["mops"], t["scaling"]))
+    md += ["", "Shared lines each test-and-insert writes besides the "
+           "filter's own bits or slots, as the code stands:", ""]
+    for r in th:
+        md.append("- %s: %s" % (r["filter"],
+                                r["shared_lines_written_per_op"] or
+                                "not stated"))
+    md.append("")
+    with open(os.path.join(d, "threads.dat"), "w") as f:
+        for r in th:
+            f.write("# %s\n" % r["filter"])
+            for t in r["threads"]:
+                f.write("%d %.4f\n" % (t["threads"], t["mops"]))
+            f.write("\n\n")
+    with open(os.path.join(d, "threads-vars.gp"), "w") as f:
+        f.write("machine = '%s'\nnames = '%s'\nnf = %d\n" % (
+            machine(), " ".join(r["filter"] for r in th), len(th)))
+    return md
+
+
 def gnuplot(d, script):
     if not shutil.which("gnuplot"):
         print("report: no gnuplot: no %s plot" % script, file=sys.stderr)
@@ -255,7 +295,7 @@ def gnuplot(d, script):
 def main():
     d = sys.argv[1]
     mode = sys.argv[2] if len(sys.argv) > 2 else "full"
-    secs = [int(x) for x in sys.argv[3:6]] if len(sys.argv) > 5 else None
+    secs = [int(x) for x in sys.argv[3:7]] if len(sys.argv) > 6 else None
     rep = load(os.path.join(d, "reproduce.json"))
     sp = load(os.path.join(d, "speed.json"))
     acc = load(os.path.join(d, "accuracy.json"))
@@ -268,8 +308,9 @@ def main():
               .strftime("%Y-%m-%d %H:%M UTC"), machine(), commit(),
               loadavg(d))]
     if secs:
-        md.append("Run time: reproductions %d s, speed %d s, accuracy %d s "
-                  "(%d s in all)." % (secs[0], secs[1], secs[2], sum(secs)))
+        md.append("Run time: reproductions %d s, speed %d s, accuracy %d s, "
+                  "threads %d s (%d s in all)." % (
+                      secs[0], secs[1], secs[2], secs[3], sum(secs)))
     md += ["", "Refresh the committed copy with `cp build/bench/bench-filters.md "
            "build/bench/bench-filters-*.png build/bench/reproduce.md docs/` "
            "(docs/reproduce.md holds every table row by row).", ""]
@@ -330,6 +371,23 @@ def main():
             rc = 1
     else:
         md += ["(no accuracy.json)", ""]
+        rc = 1
+    th = load_lines(os.path.join(d, "threads.jsonl"))
+    md += ["## One filter, several threads (`ddfbench speed --threads N`)",
+           "", "![Mops/s of one shared filter against threads]"
+           "(bench-filters-threads.png)", "",
+           "The rule filters sized for a window of 10^6 at 1e-3 (as ddfctl "
+           "sizes them), warmed up, then 1, 2, 4 .. N threads (up to twice "
+           "the CPUs) test-and-insert distinct keys into the one filter for "
+           "a second each; Mops/s of all threads together and the scaling "
+           "over one thread, in one run. Past the CPUs, threads share "
+           "cores: no gain is expected there.", ""]
+    if th:
+        md += threads_section(d, th)
+        if not gnuplot(d, "threads.gp"):
+            rc = 1
+    else:
+        md += ["(no threads.jsonl)", ""]
         rc = 1
     with open(os.path.join(d, "bench-filters.md"), "w") as f:
         f.write("\n".join(md) + "\n")
