@@ -226,6 +226,18 @@ def main():
         "absolute rates mean little: compare within a group (same window "
         "and packet size), where no rule, the nft counter and the rest "
         "were measured in turn.\n")
+    if any(r["config"].startswith("nd-") for r in rows):
+        md.append(
+            "The netdev rows (window 10^6): the same traffic, the rule at "
+            "d0's netdev ingress hook (`family netdev hook ingress dev d0 "
+            "priority 0`), keyed from the Ethernet header on. For the "
+            "decap row the datagrams go to UDP port 4789, VXLAN's. pktgen "
+            "cannot write a tunnel header: where VXLAN's 8 bytes would be "
+            "is pktgen's own header (its first byte happens to carry the I "
+            "flag), and behind it 10 bytes, which decap opens as an inner "
+            "frame that is not IP and keys whole. The row is thus the cost "
+            "of finding and opening a tunnel on every packet, with a short "
+            "inner key where real VXLAN traffic has an inner IP packet's.\n")
     if info.get("clock") == "icount":
         md.append(
             "Clock: QEMU `-icount shift=0`, the guest's clock advances one "
