@@ -35,22 +35,26 @@ static uint64_t th_mix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* Counts in locals: the threads' th_arg share lines, no writes there. */
 static void *th_run(void *arg)
 {
 	struct th_arg *a = arg;
 	struct th_shared *sh = a->sh;
+	uint64_t seed = a->seed, ops = 0, dups = 0;
 
 	pthread_barrier_wait(&sh->go);
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < TH_BATCH; i++) {
 			struct ddf_hash h;
 
-			h.h1 = th_mix(&a->seed);
-			h.h2 = th_mix(&a->seed);
-			a->dups += ddf_filter_test_and_insert(sh->f, &h, 0);
+			h.h1 = th_mix(&seed);
+			h.h2 = th_mix(&seed);
+			dups += ddf_filter_test_and_insert(sh->f, &h, 0);
 		}
-		a->ops += TH_BATCH;
+		ops += TH_BATCH;
 	}
+	a->ops = ops;
+	a->dups = dups;
 	return NULL;
 }
 
