@@ -39,13 +39,16 @@ $bench speed --all $sm --json >"$out/speed.json" || rc=1
 t2=$(date +%s)
 $bench accuracy --all --json >"$out/accuracy.json" || rc=1
 t3=$(date +%s)
-# One filter shared by threads, up to twice the CPUs (the rule filters,
-# window 10^6 at 1e-3: their shape as ddfctl sizes it)
+# One filter shared by threads, up to twice the CPUs (the rule filters at
+# 1e-3, their shape as ddfctl sizes it), for a window of 10^6 (a few MB, in
+# the caches) and of 3 10^7 (tens of MB, in memory)
 nt=$((2 * $(nproc)))
 : >"$out/threads.jsonl"
-for f in apbbf apbf qqhtd exact; do
-	$bench speed --filter $f --window 1000000 --fpr 1e-3 --threads $nt \
-		--json >>"$out/threads.jsonl" || rc=1
+for w in 1000000 30000000; do
+	for f in apbbf apbf qqhtd exact; do
+		$bench speed --filter $f --window $w --fpr 1e-3 \
+			--threads $nt --json >>"$out/threads.jsonl" || rc=1
+	done
 done
 t4=$(date +%s)
 
