@@ -234,6 +234,8 @@ install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
 	install -D -m 644 $(B)/libxt_ddf.so $(DESTDIR)$(XTLIBDIR)/libxt_ddf.so
 	install -D -m 644 tools/ddfctl/ddfctl.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/ddfctl.8
+	install -D -m 644 tools/ddfbench/ddfbench.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/ddfbench.1
 	install -D -m 644 docs/ddf.7 $(DESTDIR)$(PREFIX)/share/man/man7/ddf.7
 	mkdir -p $(DESTDIR)$(PREFIX)/share/man/man8
 	{ echo '.TH LIBXT_DDF 8 "" "ddf $(DDF_VERSION)" "iptables extension"'; \
@@ -249,6 +251,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/sbin/ddfctl $(DESTDIR)$(PREFIX)/bin/ddfbench \
 		$(DESTDIR)$(XTLIBDIR)/libxt_ddf.so \
 		$(DESTDIR)$(PREFIX)/share/man/man8/ddfctl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/ddfbench.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl

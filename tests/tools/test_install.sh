@@ -54,6 +54,7 @@ expected=$(sort <<-EOF
 	/usr/local/bin/ddfbench
 	/usr/local/sbin/ddfctl
 	/usr/local/share/bash-completion/completions/ddfctl
+	/usr/local/share/man/man1/ddfbench.1
 	/usr/local/share/man/man7/ddf.7
 	/usr/local/share/man/man8/ddfctl.8
 	/usr/local/share/man/man8/libxt_ddf.8
@@ -84,7 +85,7 @@ if "$dest/usr/local/sbin/ddfctl" --help 2>&1 | grep -q 'rule add'; then
 else
 	bad "the installed ddfctl does not run"
 fi
-for page in man7/ddf.7 man8/ddfctl.8 man8/libxt_ddf.8; do
+for page in man1/ddfbench.1 man7/ddf.7 man8/ddfctl.8 man8/libxt_ddf.8; do
 	f=$dest/usr/local/share/man/$page
 	if [ -s "$f" ] && w=$(LC_ALL=C.UTF-8 groff -man -ww -z "$f" 2>&1) && [ -z "$w" ]; then
 		ok "$page renders without warnings"
