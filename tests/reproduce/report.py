@@ -277,7 +277,7 @@ def threads_section(d, th):
             f.write("\n\n")
     with open(os.path.join(d, "threads-vars.gp"), "w") as f:
         f.write("machine = '%s'\nnames = '%s'\nnf = %d\n" % (
-            machine(), " ".join("%s,%s" % (r["filter"],
+            machine().replace("'", ""), " ".join("%s,%s" % (r["filter"],
                                           mib(r["bytes"]).replace(" ", ""))
                                 for r in th), len(th)))
     return md

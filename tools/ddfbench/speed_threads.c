@@ -25,16 +25,6 @@ struct th_arg {
 	uint64_t seed, ops, dups;
 };
 
-/* splitmix64: a new key in about a nanosecond, counted in every row */
-static uint64_t th_mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Counts in locals: the threads' th_arg share lines, no writes there. */
 static void *th_run(void *arg)
 {
@@ -47,8 +37,9 @@ static void *th_run(void *arg)
 		for (int i = 0; i < TH_BATCH; i++) {
 			struct ddf_hash h;
 
-			h.h1 = th_mix(&seed);
-			h.h2 = th_mix(&seed);
+			/* rnd(): a key in about a nanosecond, in every row */
+			h.h1 = rnd(&seed);
+			h.h2 = rnd(&seed);
 			dups += ddf_filter_test_and_insert(sh->f, &h, 0);
 		}
 		ops += TH_BATCH;
