@@ -68,17 +68,30 @@ $(B)/ddfbench: $(BENCH_SRCS) $(BENCH_HDRS) $(B)/libddf_core.a
 
 # ddfctl, the rule tool (libmnl), and its tests: no kernel needed (-n).
 CTL_SRCS := $(wildcard tools/ddfctl/*.c)
-CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h
+CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h \
+	    $(B)/xdp/ddf_xdp.skel.h
+CTL_LIBS := -lmnl -lpcap -lbpf -lm
 .PHONY: check-tools
+
+# ddf's XDP program (clang's BPF target), built into ddfctl as a libbpf
+# skeleton: ddfctl xdp attach loads it.
+$(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpf -Wall -Iuapi \
+		-I/usr/include/$(shell $(CC) -print-multiarch) -c $< -o $@
+
+$(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o
+	bpftool gen skeleton $< name ddf_xdp >$@.tmp && mv $@.tmp $@
+
 $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
-	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi $(CTL_SRCS) \
-		$(B)/libddf_core.a -lmnl -lpcap -lm -o $@
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -I$(B)/xdp $(CTL_SRCS) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
 
 $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(B)/libddf_core.a
-	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl $< \
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
-		-lmnl -lpcap -lm -o $@
+		$(CTL_LIBS) -o $@
 
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
@@ -205,7 +218,9 @@ DDF_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 # copy-ksrc DIR: what Kbuild needs (module, core, ABI, KUnit suites).
 define copy-ksrc
 	rm -rf $(1) && mkdir -p $(1)/tests
+	mkdir -p $(1)/scripts
 	cp -a Kbuild dkms.conf nf_ddf ddf_core uapi $(1)/
+	cp -a scripts/module-btf.sh $(1)/scripts/
 	cp -a tests/core tests/kunit $(1)/tests/
 endef
 KBUILD_DIR := $(B)/kmod/$(KVER)
@@ -217,6 +232,7 @@ modules:
 		"apt install linux-headers-$(KVER), or give KVER= or KDIR="; exit 1; }
 	$(call copy-ksrc,$(KBUILD_DIR))
 	$(MAKE) -C $(KDIR) M=$(abspath $(KBUILD_DIR)) modules
+	scripts/module-btf.sh $(KDIR) $(KBUILD_DIR)/nf_ddf.ko
 
 install: install-modules install-tools
 

@@ -15,6 +15,7 @@
 #include <linux/if.h>
 #include <linux/netfilter.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/netlink.h>
@@ -63,6 +64,7 @@ struct nf_ddf_rule {
 	struct rcu_head rcu;
 	refcount_t refs;
 	struct net *net; /* the namespace whose table holds the rule */
+	u32 id; /* in nf_ddf_ids while on the table's list */
 	char name[DDF_NAME_MAX];
 	char iifname[IFNAMSIZ];
 	char oifname[IFNAMSIZ];
@@ -114,6 +116,7 @@ struct nf_ddf_net {
 };
 
 extern unsigned int nf_ddf_net_id;
+extern struct xarray nf_ddf_ids;
 extern unsigned long nf_ddf_max_rule_bytes;
 extern unsigned long nf_ddf_max_net_bytes;
 
@@ -152,8 +155,13 @@ void nf_ddf_hook_unregister(struct nf_ddf_rule *rule);
 bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
 		      u8 pf, const struct net_device *in,
 		      const struct net_device *out, bool insert);
+int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
+		      const struct ddf_hash *h, u64 len);
 void nf_ddf_advance_start(struct nf_ddf_rule *rule);
 void nf_ddf_advance_stop(struct nf_ddf_rule *rule);
+
+/* nf_ddf_xdp.c: the kfunc of XDP programs */
+void nf_ddf_xdp_register(void);
 
 /* nf_ddf_policy.c */
 extern const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1];

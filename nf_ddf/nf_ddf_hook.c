@@ -43,6 +43,73 @@ static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
 }
 
 /*
+ * After the key: ask the rule's filter about h (inserting it with insert),
+ * count the packet of len bytes, and say what the rule makes of it: a
+ * ddf_xdp_verdict, the rule's action for a duplicate with act, else
+ * DDF_XDP_DUP. keyed is the key's enum ddf_key_result; a packet with no
+ * usable IP header counts as unparsed, one another rule's spec takes
+ * (another family or protocol) not at all, and both pass.
+ */
+static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
+					const struct ddf_hash *h, u64 len,
+					bool insert, bool act)
+{
+	struct nf_ddf_fmem *fm;
+	struct nf_ddf_pcpu *c;
+	int verdict = DDF_XDP_PASS;
+	u64 now = 0;
+	bool dup;
+
+	switch (keyed) {
+	case DDF_KEY_HASHED:
+		break;
+	case DDF_KEY_NOT_IP:
+	case DDF_KEY_MALFORMED:
+		nf_ddf_count_unparsed(rule);
+		return DDF_XDP_PASS;
+	default: /* another protocol or family: not this rule's */
+		return DDF_XDP_PASS;
+	}
+	if (rule->params.flags & DDF_PF_TIME)
+		now = ktime_get_ns();
+
+	local_bh_disable();
+	fm = rcu_dereference(rule->fm);
+	if (insert)
+		dup = ddf_filter_test_and_insert(fm->filter, h, now);
+	else
+		dup = ddf_filter_lookup(fm->filter, h, now);
+	c = this_cpu_ptr(rule->stats);
+	u64_stats_update_begin(&c->syncp);
+	c->packets++;
+	c->bytes += len;
+	if (dup) {
+		c->duplicates++;
+		verdict = DDF_XDP_DUP;
+		switch (act ? rule->action : DDF_ACTION_COUNT) {
+		case DDF_ACTION_DROP:
+			c->dropped++;
+			verdict = DDF_XDP_DROP;
+			break;
+		case DDF_ACTION_MARK:
+			c->marked++;
+			verdict = DDF_XDP_MARK;
+			break;
+		}
+	}
+	u64_stats_update_end(&c->syncp);
+	local_bh_enable();
+	return verdict;
+}
+
+/* For an XDP program (nf_ddf_xdp.c): the judgement with the rule's action. */
+int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
+		      const struct ddf_hash *h, u64 len)
+{
+	return nf_ddf_judge(rule, keyed, h, len, true, true);
+}
+
+/*
  * The packet path of a hook and of the xtables match: hash skb's key, look
  * it up in the rule's filter (inserting it with insert), count, and with
  * act (the hook's skb) apply the rule's action to a duplicate, setting
@@ -56,13 +123,9 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 					bool insert, struct sk_buff *act,
 					unsigned int *verdict)
 {
-	struct nf_ddf_fmem *fm;
-	struct nf_ddf_pcpu *c;
 	struct ddf_key_info ki;
 	struct ddf_hash h;
 	u64 len = skb->len;
-	u64 now = 0;
-	bool dup;
 	int ret;
 
 	if (pf == NFPROTO_NETDEV) {
@@ -82,45 +145,17 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
 			      &rule->sipkey, rule->hash_alg, &h, NULL);
 hashed:
-	switch (ret) {
-	case DDF_KEY_HASHED:
+	switch (nf_ddf_judge(rule, ret, &h, len, insert, act != NULL)) {
+	case DDF_XDP_PASS:
+		return false;
+	case DDF_XDP_DROP:
+		*verdict = NF_DROP;
 		break;
-	case DDF_KEY_NOT_IP:
-	case DDF_KEY_MALFORMED:
-		nf_ddf_count_unparsed(rule);
-		return false;
-	default: /* another protocol or family: not this rule's */
-		return false;
+	case DDF_XDP_MARK:
+		act->mark = (act->mark & ~rule->mask) | rule->mark;
+		break;
 	}
-	if (rule->params.flags & DDF_PF_TIME)
-		now = ktime_get_ns();
-
-	local_bh_disable();
-	fm = rcu_dereference(rule->fm);
-	if (insert)
-		dup = ddf_filter_test_and_insert(fm->filter, &h, now);
-	else
-		dup = ddf_filter_lookup(fm->filter, &h, now);
-	c = this_cpu_ptr(rule->stats);
-	u64_stats_update_begin(&c->syncp);
-	c->packets++;
-	c->bytes += len;
-	if (dup) {
-		c->duplicates++;
-		switch (act ? rule->action : DDF_ACTION_COUNT) {
-		case DDF_ACTION_DROP:
-			c->dropped++;
-			*verdict = NF_DROP;
-			break;
-		case DDF_ACTION_MARK:
-			c->marked++;
-			act->mark = (act->mark & ~rule->mask) | rule->mark;
-			break;
-		}
-	}
-	u64_stats_update_end(&c->syncp);
-	local_bh_enable();
-	return dup;
+	return true;
 }
 
 static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,

@@ -6,7 +6,8 @@
  * over the generic netlink family "ddf" (nf_ddf_netlink.c); each rule with
  * a hook registers its own netfilter hook (the packet path, nf_ddf_hook.c),
  * a netdev rule on its device's while the device is there (nf_ddf_dev.c);
- * the xtables match "ddf" (nf_ddf_xt.c) lets iptables ask a rule's filter.
+ * the xtables match "ddf" (nf_ddf_xt.c) lets iptables ask a rule's filter,
+ * a kfunc (nf_ddf_xdp.c) lets XDP programs do so.
  * A namespace going away takes its rules and their hooks with it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -73,6 +74,7 @@ static int __init nf_ddf_init(void)
 	if (ret)
 		goto err_xt;
 
+	nf_ddf_xdp_register();
 	pr_info("loaded, default filter %s\n", type->name);
 	return 0;
 
@@ -94,6 +96,7 @@ static void __exit nf_ddf_exit(void)
 	nf_ddf_dev_notifier_unregister();
 	unregister_pernet_subsys(&nf_ddf_net_ops);
 	rcu_barrier(); /* rules freed by call_rcu() */
+	xa_destroy(&nf_ddf_ids);
 	pr_info("unloaded\n");
 }
 

@@ -397,6 +397,7 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 	if (nla_put_string(skb, DDF_A_NAME, rule->name) ||
 	    nla_put_u8(skb, DDF_A_FAMILY, rule->family) ||
 	    nla_put_u8(skb, DDF_A_HOOK, rule->hook) ||
+	    nla_put_u32(skb, DDF_A_ID, rule->id) ||
 	    nla_put_s32(skb, DDF_A_PRIORITY, rule->priority) ||
 	    (rule->iifname[0] &&
 	     nla_put_string(skb, DDF_A_IIFNAME, rule->iifname)) ||

@@ -239,9 +239,10 @@ static int nf_ddf_check_netdev(const struct nf_ddf_rule *rule,
 				    "family netdev needs a device (DDF_A_DEV)");
 		return -EINVAL;
 	}
-	if (rule->hook != NF_NETDEV_INGRESS && rule->hook != NF_NETDEV_EGRESS) {
+	if (rule->hook != NF_NETDEV_INGRESS && rule->hook != NF_NETDEV_EGRESS &&
+	    rule->hook != DDF_HOOK_NONE) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK],
-				    "family netdev has hooks ingress and egress");
+				    "family netdev has hooks ingress, egress and none (XDP)");
 		return -EINVAL;
 	}
 	if (rule->iifname[0] || rule->oifname[0]) {

@@ -98,4 +98,5 @@ const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_RESET_FLAGS] = NLA_POLICY_MASK(NLA_U32, __DDF_RESET_F_ALL),
 	[DDF_A_DEV] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[DDF_A_DEV_IFINDEX] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_A_ID] = { .type = NLA_REJECT }, /* reply only */
 };

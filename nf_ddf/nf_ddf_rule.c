@@ -2,7 +2,9 @@
 /*
  * nf_ddf rules and the per-netns rule table: an RCU list, changed under
  * the table's mutex. A rule is counted (the table's reference and one per
- * xtables match) and freed a grace period after the last put.
+ * xtables match) and freed a grace period after the last put. Every rule
+ * on a table is also in nf_ddf_ids by its number, for XDP programs
+ * (nf_ddf_xdp.c), which read it under RCU.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -12,6 +14,9 @@
 
 #include "nf_ddf.h"
 #include "ddf_registry.h"
+
+DEFINE_XARRAY_ALLOC1(nf_ddf_ids);
+static u32 nf_ddf_next_id; /* under nf_ddf_ids' lock */
 
 /* A filter built from params (resolved) in bytes of new memory. */
 static struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params,
@@ -148,9 +153,20 @@ int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 	int err;
 
 	lockdep_assert_held(&dn->lock);
-	err = nf_ddf_hook_register(rule);
-	if (err)
+	/*
+	 * The number XDP programs find the rule by: cyclic, so that a program
+	 * left attached to a deleted rule's number does not soon find another.
+	 */
+	err = xa_alloc_cyclic(&nf_ddf_ids, &rule->id, rule,
+			      XA_LIMIT(1, INT_MAX), &nf_ddf_next_id,
+			      GFP_KERNEL);
+	if (err < 0)
 		return err;
+	err = nf_ddf_hook_register(rule);
+	if (err) {
+		xa_erase(&nf_ddf_ids, rule->id);
+		return err;
+	}
 	dn->bytes += rule->mem_bytes;
 	nf_ddf_rules_changing(dn);
 	list_add_tail_rcu(&rule->list, &dn->rules);
@@ -169,6 +185,7 @@ int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 {
 	lockdep_assert_held(&dn->lock);
+	xa_erase(&nf_ddf_ids, rule->id);
 	nf_ddf_hook_unregister(rule);
 	nf_ddf_advance_stop(rule);
 	nf_ddf_rules_changing(dn);

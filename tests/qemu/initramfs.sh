@@ -121,7 +121,7 @@ base() {
 	# The integration scripts: tests/netns.sh and tests/netns/*.sh, and
 	# what the latter source.
 	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh \
-		"$DDF_ROOT"/tests/netns/lib.bash; do
+		"$DDF_ROOT"/tests/netns/*.bash; do
 		if [ -e "$f" ]; then cp "$f" "$root/ddf/tests/"; fi
 	done
 	# The robustness suites (debug lane) and their tools (make builds

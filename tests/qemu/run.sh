@@ -92,11 +92,14 @@ stock_kernels() {
 build_modules() {
 	src=$vm/$1/src
 	rm -rf "$src"
-	mkdir -p "$src/tests"
-	for d in Kbuild dkms.conf nf_ddf ddf_core uapi tests/core tests/kunit; do
+	mkdir -p "$src/tests" "$src/scripts"
+	for d in Kbuild dkms.conf nf_ddf ddf_core uapi tests/core tests/kunit \
+		scripts/module-btf.sh; do
 		if [ -e "$DDF_ROOT/$d" ]; then cp -a "$DDF_ROOT/$d" "$src/$d"; fi
 	done
-	make -C "$2" M="$src" ${3:-} modules >"$vm/$1/modules.log" 2>&1 || {
+	{ make -C "$2" M="$src" ${3:-} modules &&
+		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko"; } \
+		>"$vm/$1/modules.log" 2>&1 || {
 		show_tail "$vm/$1/modules.log" 40
 		return 1
 	}

@@ -187,6 +187,8 @@ static const struct ddf_command commands[] = {
 	  "size a filter (no kernel needed)", cmd_size },
 	{ "replay", "FILE [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
 	  "a rule over a pcap file (replay --help)", cmd_replay },
+	{ "xdp", "attach|detach|show ...",
+	  "XDP on a device for a netdev rule (xdp --help)", cmd_xdp },
 	{ "help", "", "this list", cmd_help },
 	{ NULL },
 };

@@ -31,6 +31,7 @@ enum ddfctl_op {
 	OP_SIZE,
 	OP_SAVE,
 	OP_RESTORE,
+	OP_XDP, /* a rule fetched for an XDP command */
 };
 
 /*
@@ -166,6 +167,22 @@ int pcapng_read_error(const char *path, unsigned long long records,
 /* nl.c: build a request for req; send it, or print it (dry run) */
 struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);
 int ddfctl_run(const struct ddf_cmd_req *req);
+/*
+ * The rule name (all rules: NULL) as the kernel reports it, each handed to
+ * fn: 0, or -1 after saying why.
+ */
+struct ddf_rule_info;
+int ddfctl_fetch(const char *name,
+		 void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		 void *arg);
+
+/* xdp.c: XDP programs calling nf_ddf's kfunc */
+int cmd_xdp(int argc, char **argv);
+/*
+ * The devices whose ddf XDP program judges by rule_id, as " DEV (MODE)"
+ * words into buf; "" when none (or when BPF cannot be asked).
+ */
+void xdp_attached(uint32_t rule_id, char *buf, size_t size);
 
 /*
  * restore.c: all or nothing. Every line is parsed before anything is sent;
@@ -204,6 +221,7 @@ struct ddf_rule_info {
 	uint64_t packets, bytes_seen, duplicates, dropped, marked, unparsed;
 	uint64_t generation;
 	uint32_t fill_ppm;
+	uint32_t id; /* DDF_A_ID */
 	bool has_ifindex; /* family netdev: the device's index was reported */
 	uint32_t ifindex; /* 0: no device of that name now (rule detached) */
 };

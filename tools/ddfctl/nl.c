@@ -15,13 +15,16 @@
 #include "ddfctl.h"
 
 /* what a reply callback does with each rule message */
-enum reply_mode { R_NONE, R_SHOW, R_STATS, R_SAVE };
+enum reply_mode { R_NONE, R_SHOW, R_STATS, R_SAVE, R_FETCH };
 
 struct reply_ctx {
 	enum reply_mode mode;
 	bool array; /* JSON of a dump: one array of rule objects */
 	unsigned int rules;
 	FILE *out;
+	/* R_FETCH: each rule decoded and handed to fetch */
+	void (*fetch)(const struct ddf_rule_info *ri, void *arg);
+	void *arg;
 };
 
 /* Dumps that the rules changed under (EINTR) are asked again this often. */
@@ -257,7 +260,12 @@ static int reply_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct reply_ctx *c = data;
 
-	if (c->mode == R_SAVE) {
+	if (c->mode == R_FETCH) {
+		struct ddf_rule_info ri;
+
+		if (!decode_rule(nlh, &ri))
+			c->fetch(&ri, c->arg);
+	} else if (c->mode == R_SAVE) {
 		print_rule_save(c->out, nlh);
 	} else if (c->mode != R_NONE) {
 		if (c->array)
@@ -278,6 +286,7 @@ static const char *op_word(enum ddfctl_op op)
 	case OP_SHOW: return "show";
 	case OP_STATS: return "stats";
 	case OP_SAVE: return "save";
+	case OP_XDP: return "xdp";
 	default: return "request";
 	}
 }
@@ -317,16 +326,10 @@ static int send_once(struct nlmsghdr *nlh, struct reply_ctx *ctx, bool *said)
 }
 
 static int send_request(char *buf, const struct ddf_cmd_req *req,
-			enum reply_mode mode)
+			struct reply_ctx ctx)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
-	struct reply_ctx ctx = {
-		.mode = mode,
-		.array = ddfctl_json && !req->has_name &&
-			 (mode == R_SHOW || mode == R_STATS),
-		.out = stdout,
-	};
 	char *text = NULL;
 	size_t len = 0;
 	int err, tries;
@@ -411,6 +414,7 @@ struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf)
 	case OP_SHOW:
 	case OP_STATS:
 	case OP_SAVE:
+	case OP_XDP:
 		nlh = put_header(buf, type, DDF_CMD_GET,
 				 req->has_name ? NLM_F_ACK : NLM_F_DUMP, seq);
 		if (req->has_name)
@@ -436,5 +440,28 @@ int ddfctl_run(const struct ddf_cmd_req *req)
 		print_request(stdout, nlh);
 		return 0;
 	}
-	return send_request(buf, req, mode);
+	return send_request(buf, req, (struct reply_ctx){
+		.mode = mode,
+		.array = ddfctl_json && !req->has_name &&
+			 (mode == R_SHOW || mode == R_STATS),
+		.out = stdout,
+	});
+}
+
+int ddfctl_fetch(const char *name,
+		 void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		 void *arg)
+{
+	static char buf[8192];
+	struct ddf_cmd_req req = { .op = OP_XDP, .has_name = !!name };
+	struct nlmsghdr *nlh;
+
+	if (name)
+		snprintf(req.rule.name, sizeof(req.rule.name), "%s", name);
+	nlh = ddfctl_build(&req, buf);
+	if (!nlh)
+		return ddfctl_err("internal: no request for this command");
+	return send_request(buf, &req, (struct reply_ctx){
+		.mode = R_FETCH, .out = stdout, .fetch = fn, .arg = arg,
+	});
 }

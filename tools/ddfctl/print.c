@@ -108,6 +108,7 @@ static const struct adesc top_attrs[] = {
 	[DDF_A_RESET_FLAGS] = { "DDF_A_RESET_FLAGS", "reset_flags", T_U32 },
 	[DDF_A_DEV] = { "DDF_A_DEV", "dev", T_STR },
 	[DDF_A_DEV_IFINDEX] = { "DDF_A_DEV_IFINDEX", "ifindex", T_U32 },
+	[DDF_A_ID] = { "DDF_A_ID", "id", T_U32 },
 };
 
 static const struct aset top_set = { top_attrs, DDF_A_MAX };
@@ -404,6 +405,7 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 	if (tb[DDF_A_DEV])
 		snprintf(r->dev, sizeof(r->dev), "%s",
 			 mnl_attr_get_str(tb[DDF_A_DEV]));
+	ri->id = U32(tb[DDF_A_ID]);
 	ri->has_ifindex = !!tb[DDF_A_DEV_IFINDEX];
 	ri->ifindex = U32(tb[DDF_A_DEV_IFINDEX]);
 	if (tb[DDF_A_IIFNAME])
@@ -639,6 +641,17 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	if (ddfctl_fpr(p, &fpr))
 		fprintf(out, " fpr %.3g", fpr);
 	fputc('\n', out);
+	/* a rule with no hook at a device: what XDP programs use it */
+	if (family_netdev(r->family) && r->hook == DDF_HOOK_NONE) {
+		char on[256];
+
+		xdp_attached(ri->id, on, sizeof(on));
+		if (on[0])
+			fprintf(out, "    xdp id %u on%s\n", ri->id, on);
+		else
+			fprintf(out, "    xdp id %u: no program attached (ddfctl xdp attach dev %s rule %s)\n",
+				ri->id, r->dev, r->name);
+	}
 }
 
 void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)

@@ -12,13 +12,18 @@
  *   DDF_A_HOOK            u8   NF_INET_PRE_ROUTING .. NF_INET_POST_ROUTING,
  *                              or DDF_HOOK_NONE (only the xtables match
  *                              uses the rule); family netdev:
- *                              NF_NETDEV_INGRESS or NF_NETDEV_EGRESS
+ *                              NF_NETDEV_INGRESS or NF_NETDEV_EGRESS, or
+ *                              DDF_HOOK_NONE (only an XDP program uses it)
  *   DDF_A_DEV             string, < IFNAMSIZ: the device of a netdev rule
  *                              (required there, refused elsewhere); in
  *                              replies its name now, or the name it had
  *                              when it went away
  *   DDF_A_DEV_IFINDEX     u32  reply: the device's index; 0 while no
  *                              device of that name is in the namespace
+ *   DDF_A_ID              u32  reply: the rule's number, unique among the
+ *                              rules of every namespace while nf_ddf is
+ *                              loaded and not soon reused; an XDP program
+ *                              names the rule by it (see ddf_xdp_verdict)
  *   DDF_A_PRIORITY        s32  netfilter priority; same hook: in order
  *   DDF_A_IIFNAME         string, < IFNAMSIZ: only packets in on it
  *   DDF_A_OIFNAME         string, < IFNAMSIZ: only packets out on it
@@ -106,9 +111,29 @@ enum ddf_attr {
 	DDF_A_RESET_FLAGS, /* u32 DDF_RESET_F_*, with DDF_CMD_RESET */
 	DDF_A_DEV,
 	DDF_A_DEV_IFINDEX, /* reply only */
+	DDF_A_ID, /* reply only */
 	__DDF_A_MAX
 };
 #define DDF_A_MAX (__DDF_A_MAX - 1)
+
+/*
+ * XDP. nf_ddf gives XDP programs the kfunc
+ *	int bpf_ddf_xdp(struct xdp_md *ctx, __u32 rule_id);
+ * which keys the frame in ctx by the rule's key (from its Ethernet
+ * header, as at netdev ingress), asks the rule's filter and counts it in
+ * the rule's counters. The rule is the one of number rule_id (DDF_A_ID),
+ * of family netdev and hook DDF_HOOK_NONE, in the namespace of the device
+ * the frame came in on. It returns a ddf_xdp_verdict, or a negative errno
+ * when it did nothing: -ENOENT, no such rule there (deleted, say);
+ * -EINVAL, the rule is not of family netdev and hook none; -E2BIG, a
+ * multi-buffer frame.
+ */
+enum ddf_xdp_verdict {
+	DDF_XDP_PASS, /* not seen within the window, or not a frame it keys */
+	DDF_XDP_DUP, /* a duplicate of a rule with action count */
+	DDF_XDP_DROP, /* a duplicate of a rule with action drop */
+	DDF_XDP_MARK, /* a duplicate of a rule with action mark */
+};
 
 #define DDF_RESET_F_FILTER 0x1u
 #define __DDF_RESET_F_ALL DDF_RESET_F_FILTER

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The XDP program `ddfctl xdp attach` loads (built into ddfctl as a
+ * skeleton): every frame goes to nf_ddf's kfunc with the number of the
+ * rule it was loaded for, and a duplicate is dropped, or passed with the
+ * rule's mark in 4 bytes of XDP metadata (action mark), or passed (action
+ * count). Whatever the kfunc cannot judge passes: a rule deleted under the
+ * program, say. GPL: kfuncs are for GPL programs only.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "linux/ddf.h"
+
+extern int bpf_ddf_xdp(struct xdp_md *ctx, __u32 rule_id) __ksym;
+
+/* set by ddfctl before the load: the rule's DDF_A_ID and its mark */
+const volatile __u32 ddf_rule_id;
+const volatile __u32 ddf_mark;
+
+SEC("xdp")
+int ddf_xdp(struct xdp_md *ctx)
+{
+	int v = bpf_ddf_xdp(ctx, ddf_rule_id);
+	__u32 *meta;
+
+	if (v == DDF_XDP_DROP)
+		return XDP_DROP;
+	if (v == DDF_XDP_MARK &&
+	    !bpf_xdp_adjust_meta(ctx, -(int)sizeof(__u32))) {
+		meta = (void *)(long)ctx->data_meta;
+		if ((void *)(meta + 1) <= (void *)(long)ctx->data)
+			*meta = ddf_mark;
+	}
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "GPL";
