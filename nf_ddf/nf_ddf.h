@@ -160,7 +160,9 @@ int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
 void nf_ddf_advance_start(struct nf_ddf_rule *rule);
 void nf_ddf_advance_stop(struct nf_ddf_rule *rule);
 
-/* nf_ddf_xdp.c: the kfunc of XDP programs */
+/* nf_ddf_xdp.c: the kfunc of XDP programs (uapi/linux/ddf.h, "XDP") */
+struct xdp_md;
+int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id);
 void nf_ddf_xdp_register(void);
 
 /* nf_ddf_policy.c */

@@ -29,9 +29,14 @@
 
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES)
 
-/* Spelled as each kernel spells a kfunc: 6.1 has none of these macros. */
-#ifndef __bpf_kfunc
-#define __bpf_kfunc __used noinline
+/*
+ * Spelled as each kernel spells a kfunc: 6.1 has none of these macros,
+ * and there a global noinline function is all a kfunc needs to be.
+ */
+#ifdef __bpf_kfunc
+#define NF_DDF_KFUNC __bpf_kfunc
+#else
+#define NF_DDF_KFUNC noinline
 #endif
 #ifdef __bpf_kfunc_start_defs
 __bpf_kfunc_start_defs();
@@ -50,7 +55,7 @@ __diag_ignore_all("-Wmissing-prototypes",
  * device's namespace), -EINVAL (not a netdev rule with hook none),
  * -E2BIG (a multi-buffer frame).
  */
-__bpf_kfunc int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
+NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 {
 	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
 	const struct net_device *dev = xdp->rxq->dev;

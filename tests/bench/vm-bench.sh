@@ -165,6 +165,11 @@ rule() {
 	nd-vxlan) NS "$n" ddfctl rule add b family netdev hook ingress dev d0 \
 		priority 0 filter apbbf window "$w" fpr $fpr action count \
 		decap vxlan ;;
+	# generic XDP: d0 is a dummy, and pktgen's netif_receive mode enters
+	# the receive path where generic XDP runs, before any netdev hook
+	xdp-pkt) NS "$n" ddfctl rule add b family netdev hook none dev d0 \
+		filter apbbf window "$w" fpr $fpr action count &&
+		NS "$n" ddfctl xdp attach dev d0 rule b mode generic ;;
 	apbbf-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count $key5 ;;
 	qqhtd-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
@@ -197,6 +202,7 @@ unrule() {
 	# for the table would set it up, and its hook, in the namespace.
 	case $2 in
 	ipt*) NS "$1" iptables-legacy -w -t mangle -F PREROUTING ;;
+	xdp*) NS "$1" ddfctl xdp detach dev d0 ;;
 	esac
 	NS "$1" ddfctl rule flush
 }
@@ -365,7 +371,7 @@ for w in $DDF_BENCH_WINDOWS; do
 		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
 	[ "$w" != 1000000 ] ||
 		set -- "$@" "nd-$w:nd-pkt:64" "nv-$w:nd-novlan:64" \
-			"nx-$w:nd-vxlan:64"
+			"nx-$w:nd-vxlan:64" "xd-$w:xdp-pkt:64"
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
 done

@@ -18,7 +18,8 @@ _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
 _ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory shape seed hash action"
 _ddfctl_size_words="filter window fpr memory"
-_ddfctl_commands="rule show stats save restore size replay help"
+_ddfctl_commands="rule show stats save restore size replay xdp help"
+_ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
 
 # COMPREPLY: the words of $1 that start with $2, one a line (file names
@@ -214,6 +215,24 @@ _ddfctl()
 			return
 		fi
 		_ddfctl_keywords $((i + 1)) "$_ddfctl_size_words"
+		;;
+	xdp)
+		if ((i + 1 == COMP_CWORD)); then
+			_ddfctl_reply "$_ddfctl_xdp_commands --help" "$cur"
+			return
+		fi
+		sub=${COMP_WORDS[i + 1]}
+		case $prev in
+		dev) _ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur" ;;
+		rule) _ddfctl_reply "$(_ddfctl_rule_names)" "$cur" ;;
+		mode) _ddfctl_reply "native generic" "$cur" ;;
+		*)
+			case $sub in
+			attach) _ddfctl_keywords $((i + 2)) "dev rule mode" ;;
+			detach) _ddfctl_keywords $((i + 2)) "dev" ;;
+			esac
+			;;
+		esac
 		;;
 	replay)
 		# the capture first, '-' for standard input
