@@ -202,4 +202,40 @@ pp rmmod nf_ddf
 pp insmod "$module"
 passed "the module is held while attached; a deleted rule passes everything"
 
+# Test that under traffic, rules deleted under their programs, programs
+# attached and detached in both modes, and the module unloaded once they
+# are gone leave the kernel running (its log, KASAN, lockdep and kmemleak
+# in the debug lane, are the lane's to check).
+flood() {
+	while [[ ! -e $tmp/stop ]]; do
+		ip netns exec "$snd" ddfpkt replay -E -i s0 -W 0 \
+			"$tmp/encap/sent.pcap" >/dev/null 2>&1 || true
+	done
+}
+rm -f "$tmp/stop"
+flood &
+flood_pid=$!
+for i in 1 2 3 4 5 6; do
+	mode=native
+	((i % 2)) || mode=generic
+	ip netns exec "$rcv" ddfctl rule add churn family netdev hook none \
+		dev m0 $rule action drop
+	ip netns exec "$rcv" ddfctl xdp attach dev m0 rule churn mode $mode >/dev/null
+	sleep 0.3
+	if ((i % 3)); then
+		ip netns exec "$rcv" ddfctl rule del churn # under its program
+		sleep 0.2
+		ip netns exec "$rcv" ddfctl xdp detach dev m0
+	else
+		ip netns exec "$rcv" ddfctl xdp detach dev m0
+		ip netns exec "$rcv" ddfctl rule del churn
+	fi
+	rmmod nf_ddf 2>/dev/null || fail "rmmod nf_ddf under traffic, program detached"
+	insmod "$module"
+done
+touch "$tmp/stop"
+wait "$flood_pid"
+pretty rcv "6 cycles of rule add, attach, delete, detach and module reload under traffic"
+passed "churn under traffic: rule deletion, detach and unload"
+
 echo "xdp.sh: $blocks blocks passed" >&3
