@@ -105,15 +105,22 @@ static const struct btf_kfunc_id_set nf_ddf_kfunc_set = {
 	.set = &nf_ddf_kfunc_ids,
 };
 
-/* Not fatal: without the kfunc only XDP programs are refused. */
+/*
+ * Not fatal: without the kfunc only XDP programs are refused. A module
+ * without BTF is told apart here: the kernels differ in what
+ * registration says of it (6.12 warns and returns 0).
+ */
 void nf_ddf_xdp_register(void)
 {
-	int err = register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP,
-					    &nf_ddf_kfunc_set);
+	int err;
 
+	if (!THIS_MODULE->btf_data_size) {
+		pr_info("no XDP kfunc: nf_ddf.ko was built without BTF\n");
+		return;
+	}
+	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_XDP, &nf_ddf_kfunc_set);
 	if (err)
-		pr_info("no XDP kfunc (%d): the module was built without BTF\n",
-			err);
+		pr_info("no XDP kfunc: registering it failed (%d)\n", err);
 }
 
 #else

@@ -174,6 +174,16 @@ refused "no rule named 'nosuch'" xdp attach dev m0 rule nosuch
 refused "no device 'nosuch0' here" xdp attach dev nosuch0 rule span
 refused "lo has no ddf XDP program" xdp detach dev lo
 refused "mode 'fast' is not native or generic" xdp attach dev m0 rule span mode fast
+R ip link add d0 type dummy
+R ddfctl rule add dum family netdev hook none dev d0 $rule
+refused "d0's driver has no native XDP (mode generic works on any device)" \
+	xdp attach dev d0 rule dum mode native
+R ddfctl xdp attach dev d0 rule dum | tee "$tmp/out" >&3
+grep -q "^d0: no native XDP in its driver: attached in generic mode$" "$tmp/out" ||
+	fail "attach without a mode on a dummy: $(cat "$tmp/out")"
+R ddfctl xdp detach dev d0
+R ddfctl rule del dum
+R ip link del d0
 R ddfctl rule del hooked
 R ddfctl xdp detach dev m0
 n=$(want ttl default records)
@@ -182,6 +192,25 @@ mirror ttl
 cap_stop detached "$n"
 expect_eq "${got[detached]}" "$n" "after detach: frames on m0"
 passed "show lists the attachment; errors in words; detach restores delivery"
+
+# Test that a module without BTF works, without the kfunc, and that
+# attaching says why (the lanes build nf_ddf-nobtf.ko: .BTF removed).
+if [[ -e $DDF_MODULES/nf_ddf-nobtf.ko ]]; then
+	R ddfctl rule flush
+	pp rmmod nf_ddf
+	pp insmod "$DDF_MODULES/nf_ddf-nobtf.ko"
+	R ddfctl rule add span family netdev hook none dev m0 $rule action drop
+	refused "nf_ddf was built without BTF, so XDP programs cannot call it" \
+		xdp attach dev m0 rule span
+	dmesg | grep -q "nf_ddf: no XDP kfunc" || fail "no word of the kfunc in the kernel log"
+	R ddfctl rule del span
+	pp rmmod nf_ddf
+	pp insmod "$module"
+	R ddfctl rule add span family netdev hook none dev m0 $rule action drop
+	passed "a module without BTF: rules work, XDP is refused in words"
+else
+	echo "xdp.sh: the module without BTF is not there: its block is skipped" >&3
+fi
 
 # Test that the module cannot go while a program holds it, and that a rule
 # deleted under its program leaves the program passing every frame.

@@ -97,8 +97,12 @@ build_modules() {
 		scripts/module-btf.sh; do
 		if [ -e "$DDF_ROOT/$d" ]; then cp -a "$DDF_ROOT/$d" "$src/$d"; fi
 	done
+	# nf_ddf-nobtf.ko: the module as a build without pahole leaves it,
+	# for tests/netns/xdp.sh
 	{ make -C "$2" M="$src" ${3:-} modules &&
-		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko"; } \
+		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
+		objcopy --remove-section=.BTF "$src/nf_ddf.ko" \
+			"$src/nf_ddf-nobtf.ko"; } \
 		>"$vm/$1/modules.log" 2>&1 || {
 		show_tail "$vm/$1/modules.log" 40
 		return 1
