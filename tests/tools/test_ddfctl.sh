@@ -189,6 +189,16 @@ while IFS='|' read -r word args; do
 	[ -s "$tmp/out" ] && bad "'$args' printed on stdout"
 done <<'TABLE'
 '3 parsecs'|-n rule add r window '3 parsecs'
+'bogus'|xdp bogus
+needs rule NAME|-n xdp attach dev eth0
+needs dev DEV|-n xdp attach rule r
+needs dev DEV|-n xdp detach
+'fast'|-n xdp attach dev eth0 rule r mode fast
+'rule'|-n xdp detach dev eth0 rule r
+'mode'|-n xdp attach dev eth0 rule r mode
+'eth0'|xdp show eth0
+'eth0:1'|-n xdp attach dev eth0:1 rule r
+'-r'|-n xdp attach dev eth0 rule -r
 '3parsecs'|-n rule add r window 3parsecs
 '5us'|-n rule add r window 5us
 '2h'|-n rule add r window 2h
@@ -523,6 +533,13 @@ if [ -z "$(grep -w '^ddf' /proc/net/genetlink 2>/dev/null || true)" ] &&
 			bad "show without the module: $(cat "$tmp/err")"
 	fi
 fi
+
+# Test that xdp answers --help and that a dry run names what it would do
+"$CTL" xdp --help | grep -q '^usage: ddfctl xdp attach dev DEV rule NAME' &&
+	ok || bad "xdp --help"
+[ "$("$CTL" -n xdp attach dev eth1 rule span mode generic)" = \
+	"xdp attach dev eth1 rule span mode generic: dry run, nothing loaded" ] &&
+	ok || bad "xdp attach -n"
 
 echo "test_ddfctl: $pass passed, $fail failed"
 [ "$fail" = 0 ]
