@@ -27,12 +27,27 @@ struct ddf_apbbf {
 	struct ddf_age age;
 };
 
+/*
+ * A probe's scratch state. Only have is set up per call: z[i] is read
+ * only after its bit in have is set, so the 256 bytes of z are never
+ * cleared (an initialiser, or the kernel's stack auto-initialisation,
+ * would zero them on every packet: DDF_NOINIT).
+ */
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
 	const struct ddf_hash *h;
 	uint32_t have; /* bit i: z[i] holds the hash of logical segment i */
 	uint64_t z[DDF_APBBF_CACHE];
 };
+
+static inline void ddf_apbbf_probe_init(struct ddf_apbbf_probe *pr,
+					const struct ddf_apbbf *f,
+					const struct ddf_hash *h)
+{
+	pr->f = f;
+	pr->h = h;
+	pr->have = 0;
+}
 
 static uint64_t ddf_apbbf_words(const struct ddf_params *p)
 {
@@ -295,10 +310,11 @@ static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 			     uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
-	struct ddf_apbbf_probe pr = { .f = f, .h = h };
+	struct ddf_apbbf_probe pr DDF_NOINIT;
 	uint64_t d;
 	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
+	ddf_apbbf_probe_init(&pr, f, h);
 	return ddf_apbbf_query(f, at, d, &pr);
 }
 
@@ -330,11 +346,12 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 	      uint32_t B, uint32_t b,
 	      bool (*match)(const void *ctx, uint32_t i, uint32_t phys))
 {
-	struct ddf_apbbf_probe pr = { .f = f, .h = h };
+	struct ddf_apbbf_probe pr DDF_NOINIT;
 	struct ddf_age_at ins, cur;
 	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	bool dup;
 
+	ddf_apbbf_probe_init(&pr, f, h);
 	ddf_apbbf_prefetch(&pr, cur.base);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached hashes are those of the current generation's segments */

@@ -636,8 +636,8 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 		      uint32_t hashfn, struct ddf_hash *out,
 		      struct ddf_key_info *info)
 {
-	struct ddf_key_level lv;
-	struct ddf_key_pkt p;
+	struct ddf_key_level lv DDF_NOINIT;
+	struct ddf_key_pkt p DDF_NOINIT;
 	uint32_t outer = 0;
 	uint64_t h[2];
 	bool ok;
