@@ -35,7 +35,10 @@ NAMES = {
     "nd-pkt": "ddf apbbf, key packet, netdev ingress",
     "nd-novlan": "ddf apbbf, key packet, ignore vlan, netdev ingress",
     "nd-vxlan": "ddf apbbf, decap vxlan, netdev ingress (UDP to 4789)",
-    "xdp-pkt": "ddf apbbf, key packet, generic XDP (ddfctl xdp attach)",
+    "veth-base": "veth: no rule",
+    "veth-nd": "veth: ddf apbbf, key packet, netdev ingress",
+    "veth-xdp0": "veth: ddf's XDP program, its rule deleted",
+    "veth-xdp": "veth: ddf apbbf, key packet, native XDP",
 }
 ORDER = list(NAMES)
 # the plot's x labels: short enough to stay inside the picture
@@ -51,7 +54,9 @@ SHORT = {
     "nd-pkt": "netdev, packet",
     "nd-novlan": "netdev, no vlan",
     "nd-vxlan": "netdev, vxlan",
-    "xdp-pkt": "XDP (generic)",
+    "veth-nd": "veth, netdev",
+    "veth-xdp0": "veth, XDP, no rule",
+    "veth-xdp": "veth, XDP",
 }
 
 
@@ -97,7 +102,9 @@ def main():
 
     rows = []
     for (cfg, w, size), pps in runs.items():
-        base = runs.get(("base", w, size))
+        # the veth rows' baseline is their own path's
+        base = runs.get(("veth-base" if cfg.startswith("veth-") else "base",
+                         w, size))
         nft = runs.get(("nft", w, size))
         med = statistics.median(pps)
         row = {
@@ -240,16 +247,20 @@ def main():
             "frame that is not IP and keys whole. The row is thus the cost "
             "of finding and opening a tunnel on every packet, with a short "
             "inner key where real VXLAN traffic has an inner IP packet's.\n")
-    if any(r["config"] == "xdp-pkt" for r in rows):
+    if any(r["config"].startswith("veth-") for r in rows):
         md.append(
-            "The XDP row (window 10^6): the same traffic, the rule of "
-            "`family netdev hook none dev d0` judged by ddf's XDP program "
-            "attached to d0 in generic mode (`ddfctl xdp attach dev d0 "
-            "rule b mode generic`; d0 is a dummy, which has no driver "
-            "XDP, and pktgen's packets enter the receive path where "
-            "generic XDP runs). It includes generic XDP's own cost around "
-            "the program; in a driver's native XDP that part is smaller, "
-            "and a drop there saves the socket buffer.\n")
+            "The veth rows (window 10^6): the same packets sent by pktgen "
+            "out of v0 and received on its peer v1, whose IP stack drops "
+            "them as d0's does; their *added* is over veth's own no-rule "
+            "row. The rule sits at v1's netdev ingress hook, or is of "
+            "`hook none` and judged by ddf's XDP program on v1 in native "
+            "mode (`ddfctl xdp attach dev v1 rule b mode native`). With "
+            "an XDP program veth takes another receive path (a ring and "
+            "NAPI); the row of the program whose rule was deleted (the "
+            "kfunc finds no rule and the frame passes) is that path's "
+            "cost, and XDP minus it is ddf's own. (Generic XDP cannot be "
+            "measured this way: pktgen's shared socket buffers make it "
+            "BUG.)\n")
     if info.get("clock") == "icount":
         md.append(
             "Clock: QEMU `-icount shift=0`, the guest's clock advances one "

@@ -86,7 +86,7 @@ mem_used() {
 # mkns NAME SIZE CONFIG: a namespace with d0 and pktgen on it, packets of
 # SIZE bytes (pktgen's pkt_size: the frame and its 4-byte CRC).
 mkns() {
-	local ns=bench-$1 mac dport=9
+	local ns=bench-$1 mac dport=9 rx=d0 tx=d0 mode=netif_receive
 	[ "${3:-}" != nd-vxlan ] || dport=4789
 	ip netns add "$ns"
 	ip netns exec "$ns" sh -c '
@@ -94,10 +94,18 @@ mkns() {
 		echo 1 >/proc/sys/net/ipv4/conf/all/rp_filter
 		echo 1 >/proc/sys/net/ipv4/conf/default/rp_filter'
 	ip -n "$ns" link set lo up
-	ip -n "$ns" link add d0 type dummy
-	ip -n "$ns" addr add 198.18.0.1/32 dev d0
-	ip -n "$ns" link set d0 up
-	mac=$(ip netns exec "$ns" cat /sys/class/net/d0/address)
+	case ${3:-} in
+	veth-*)
+		# pktgen sends out of v0; v1 receives, as a port would
+		rx=v1 tx=v0 mode=start_xmit
+		ip -n "$ns" link add v0 type veth peer name v1
+		ip -n "$ns" link set v0 up
+		;;
+	*) ip -n "$ns" link add d0 type dummy ;;
+	esac
+	ip -n "$ns" addr add 198.18.0.1/32 dev $rx
+	ip -n "$ns" link set $rx up
+	mac=$(ip netns exec "$ns" cat /sys/class/net/$rx/address)
 	ip netns exec "$ns" bash -c '
 		set -e
 		pg() {
@@ -107,9 +115,9 @@ mkns() {
 		}
 		t=/proc/net/pktgen/kpktgend_0
 		pg $t rem_device_all
-		pg $t "add_device d0"
-		d=/proc/net/pktgen/d0
-		pg $d "xmit_mode netif_receive"
+		pg $t "add_device '"$tx"'"
+		d=/proc/net/pktgen/'"$tx"'
+		pg $d "xmit_mode '"$mode"'"
 		pg $d "pkt_size '"$2"'"
 		pg $d "delay 0"
 		pg $d "burst 1"
@@ -129,10 +137,11 @@ mkns() {
 # send NAME COUNT: COUNT packets; prints "usec packets"
 send() {
 	NS "$1" bash -c '
-		echo "count '"$2"'" >/proc/net/pktgen/d0
+		d=/proc/net/pktgen/d0
+		[ -e $d ] || d=/proc/net/pktgen/v0
+		echo "count '"$2"'" >$d
 		echo start >/proc/net/pktgen/pgctrl
-		sed -n "s/^Result: OK: \([0-9]*\)(.*usec, \([0-9]*\) (.*/\1 \2/p" \
-			/proc/net/pktgen/d0'
+		sed -n "s/^Result: OK: \([0-9]*\)(.*usec, \([0-9]*\) (.*/\1 \2/p" $d'
 }
 
 # rule NAME CONFIG WINDOW [TIMEOUT_MS]: install the configuration's rule
@@ -165,11 +174,15 @@ rule() {
 	nd-vxlan) NS "$n" ddfctl rule add b family netdev hook ingress dev d0 \
 		priority 0 filter apbbf window "$w" fpr $fpr action count \
 		decap vxlan ;;
-	# generic XDP: d0 is a dummy, and pktgen's netif_receive mode enters
-	# the receive path where generic XDP runs, before any netdev hook
-	xdp-pkt) NS "$n" ddfctl rule add b family netdev hook none dev d0 \
-		filter apbbf window "$w" fpr $fpr action count &&
-		NS "$n" ddfctl xdp attach dev d0 rule b mode generic ;;
+	# The veth group: pktgen out of v0, v1 receives (native XDP there;
+	# generic XDP cannot take pktgen's shared socket buffers).
+	veth-base) ;;
+	veth-nd) NS "$n" ddfctl rule add b family netdev hook ingress dev v1 \
+		priority 0 filter apbbf window "$w" fpr $fpr action count ;;
+	veth-xdp | veth-xdp0) NS "$n" ddfctl rule add b family netdev \
+		hook none dev v1 filter apbbf window "$w" fpr $fpr \
+		action count &&
+		NS "$n" ddfctl xdp attach dev v1 rule b mode native >/dev/null ;;
 	apbbf-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count $key5 ;;
 	qqhtd-5t) NS "$n" ddfctl rule add b hook prerouting priority 0 \
@@ -202,7 +215,7 @@ unrule() {
 	# for the table would set it up, and its hook, in the namespace.
 	case $2 in
 	ipt*) NS "$1" iptables-legacy -w -t mangle -F PREROUTING ;;
-	xdp*) NS "$1" ddfctl xdp detach dev d0 ;;
+	veth-xdp*) NS "$1" ddfctl xdp detach dev v1 ;;
 	esac
 	NS "$1" ddfctl rule flush
 }
@@ -298,7 +311,10 @@ group() {
 		*)
 			rule "$n" "$cfg" "$w"
 			case $cfg in
-			base | nft | ipt) ;;
+			base | nft | ipt | veth-base) ;;
+			veth-xdp0)
+				# the program's rule is gone: it passes all
+				NS "$n" ddfctl rule del b ;;
 			*)
 				fill=$w
 				[ "$fill" -le "$DDF_BENCH_FILL_MAX" ] || fill=$DDF_BENCH_FILL_MAX
@@ -371,9 +387,14 @@ for w in $DDF_BENCH_WINDOWS; do
 		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
 	[ "$w" != 1000000 ] ||
 		set -- "$@" "nd-$w:nd-pkt:64" "nv-$w:nd-novlan:64" \
-			"nx-$w:nd-vxlan:64" "xd-$w:xdp-pkt:64"
+			"nx-$w:nd-vxlan:64"
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
+	# XDP, beside netdev ingress on the same veth: veth-xdp0 is the
+	# program with its rule deleted (veth's XDP path and the call alone)
+	[ "$w" != 1000000 ] ||
+		group "$w" "vb-$w:veth-base:64" "vn-$w:veth-nd:64" \
+			"vx-$w:veth-xdp:64" "v0-$w:veth-xdp0:64"
 done
 if [ "$DDF_BENCH" != smoke ]; then
 	# 512-byte packets: key packet hashes the whole packet
