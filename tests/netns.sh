@@ -108,7 +108,13 @@ n1 ddfctl rule reset r1
 n1 ddfctl rule del r1
 absent n1 r1
 add_r1
-expect_eq "$(n1 ddfctl -j show r1)" "$json" "r1 added again"
+# the same rule but for its number: a new rule gets a new one
+again=$(n1 ddfctl -j show r1)
+expect_ge "$(sed -n 's/.*"id": \([0-9]*\),.*/\1/p' <<<"$again")" \
+	$(($(sed -n 's/.*"id": \([0-9]*\),.*/\1/p' <<<"$json") + 1)) \
+	"r1's number when added again"
+expect_eq "$(sed 's/"id": [0-9]*, //' <<<"$again")" \
+	"$(sed 's/"id": [0-9]*, //' <<<"$json")" "r1 added again"
 n1 ddfctl rule add r2 window 1000
 n1 ddfctl -j show r2 | grep -q seed && fail "a random seed is reported"
 n1 ddfctl rule del r2

@@ -104,3 +104,19 @@ mirror() {
 		<<<"$out")
 	[[ -n $sent ]] || fail "ddfpkt replay -E: $out"
 }
+
+# replay_keeps SCENARIO VARIANT PCAP WORDS...: ddfctl replay of the
+# scenario's frames under a rule of WORDS counts the generator's numbers
+# for the variant and keeps the records of PCAP, byte for byte
+replay_keeps() {
+	local s=$1 v=$2 pcap=$3 n d
+	shift 3
+	n=$(want "$s" "$v" records)
+	d=$(want "$s" "$v" duplicates)
+	ddfctl replay "$tmp/$s/sent.pcap" -w "$tmp/$s-$v-replay.pcap" "$@" \
+		>"$tmp/sum" || fail "ddfctl replay: $(cat "$tmp/sum")"
+	pretty replay "$(sed -n 2p "$tmp/sum")"
+	grep -q "^packets $n .* duplicates $d dropped $d " "$tmp/sum" ||
+		fail "$s, $v: ddfctl replay counts other packets: $(cat "$tmp/sum")"
+	same_bytes "$tmp/$s-$v-replay.pcap" "$pcap" "$s, $v, ddfctl replay"
+}

@@ -128,14 +128,8 @@ ingress() {
 	expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "$s, $v: rule dropped"
 	R ddfctl rule del span
 	# shellcheck disable=SC2086
-	ddfctl replay "$tmp/$s/sent.pcap" -w "$tmp/$s-$v-replay.pcap" \
-		family netdev hook ingress dev m0 priority -10 $rule $words \
-		>"$tmp/sum" || fail "ddfctl replay: $(cat "$tmp/sum")"
-	pretty replay "$(sed -n 2p "$tmp/sum")"
-	grep -q "^packets $n .* duplicates $d dropped $d " "$tmp/sum" ||
-		fail "$s, $v: ddfctl replay counts other packets: $(cat "$tmp/sum")"
-	same_bytes "$tmp/$s-$v-replay.pcap" "$tmp/$s/kept-$v.pcap" \
-		"$s, $v, ddfctl replay"
+	replay_keeps "$s" "$v" "$tmp/$s/kept-$v.pcap" \
+		family netdev hook ingress dev m0 priority -10 $rule $words
 	pretty rcv "$s, $v: cap0 got $k of $n frames, the port $n; $d dropped"
 }
 

@@ -6,8 +6,8 @@
 # the port sees it: a rule of family netdev and hook none, judged by ddf's
 # XDP program (ddfctl xdp attach), must leave on the port exactly what
 # ddf_spangen says a rule keeps, byte for byte, in native mode (veth) and
-# in generic mode; decide as a netdev ingress rule does on the same
-# frames; count what it dropped; pass everything once detached or once its
+# in generic mode, as ddfctl replay keeps them offline; decide as a netdev
+# ingress rule does on the same frames; count what it dropped; pass everything once detached or once its
 # rule is gone; and hold the module while attached.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/xdp.sh
@@ -103,6 +103,10 @@ through() {
 	expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "$s $v ($mode): dropped"
 	R ddfctl xdp detach dev m0
 	R ddfctl rule del span
+	# replay decides as the program did: it keeps what tcpdump got
+	# shellcheck disable=SC2046
+	replay_keeps "$s" "$v" "$tmp/$s-$v-$mode.pcap" family netdev \
+		hook none dev m0 $rule $(words "$v") action drop
 	pretty rcv "$s $v ($mode): tcpdump -i m0 got $k of $n frames, $d dropped"
 }
 

@@ -291,7 +291,9 @@ static int learn_cb(const struct nlmsghdr *nlh, void *data)
 			snprintf(t->name, sizeof(t->name), "%s",
 				 mnl_attr_get_str(a));
 			break;
-		case DDF_A_STATS:
+		case DDF_A_STATS: /* reply only */
+		case DDF_A_ID:
+		case DDF_A_DEV_IFINDEX:
 			break;
 		case DDF_A_FILTER: {
 			struct nlattr *n = mnl_attr_nest_start(out, DDF_A_FILTER);

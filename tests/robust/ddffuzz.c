@@ -1097,7 +1097,8 @@ static const int reply_top[DDF_A_MAX + 1] = {
 	[DDF_A_NAME] = -1, [DDF_A_FAMILY] = 1, [DDF_A_HOOK] = 1,
 	[DDF_A_PRIORITY] = 4, [DDF_A_IIFNAME] = -1, [DDF_A_OIFNAME] = -1,
 	[DDF_A_L4PROTO] = 1, [DDF_A_KEY] = -2, [DDF_A_FILTER] = -2,
-	[DDF_A_ACTION] = -2, [DDF_A_STATS] = -2,
+	[DDF_A_ACTION] = -2, [DDF_A_STATS] = -2, [DDF_A_DEV] = -1,
+	[DDF_A_DEV_IFINDEX] = 4, [DDF_A_ID] = 4,
 };
 static const int reply_key[DDF_KEY_A_MAX + 1] = {
 	[DDF_KEY_A_FORM] = 1, [DDF_KEY_A_FIELDS] = 4, [DDF_KEY_A_IGNORE] = 4,
