@@ -7,9 +7,9 @@
  * keys it and judged by the same code (nf_ddf_rule_judge()), so both count
  * alike and ddfctl replay agrees with both.
  *
- * The rule is found by number in nf_ddf_ids under the RCU read lock XDP
- * runs in: a program outliving its rule finds nothing and passes
- * everything; the rule is freed a grace period after it left the array.
+ * The rule is found by number in nf_ddf_ids under the RCU read lock: a
+ * program outliving its rule finds nothing and passes everything; the
+ * rule is freed a grace period after it left the array.
  * A loaded program holds a reference to this module (through its BTF),
  * so the module cannot be unloaded under it.
  *
@@ -64,16 +64,25 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 	struct nf_ddf_rule *rule;
 	struct ddf_key_info ki;
 	struct ddf_hash h;
-	int keyed;
+	int keyed, ret;
 
-	rule = xa_load(&nf_ddf_ids, rule_id);
-	if (!rule || !net_eq(rule->net, dev_net(dev)))
-		return -ENOENT;
-	if (rule->family != NFPROTO_NETDEV || rule->hook != DDF_HOOK_NONE)
-		return -EINVAL;
 	/* the program is loaded without frags, so this is a safety net */
 	if (xdp_buff_has_frags(xdp))
 		return -E2BIG;
+	/*
+	 * Drivers run XDP with BH disabled, which RCU honours, but not all
+	 * of them take the RCU read lock that lockdep looks for.
+	 */
+	rcu_read_lock();
+	rule = xa_load(&nf_ddf_ids, rule_id);
+	if (!rule || !net_eq(rule->net, dev_net(dev))) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (rule->family != NFPROTO_NETDEV || rule->hook != DDF_HOOK_NONE) {
+		ret = -EINVAL;
+		goto out;
+	}
 	flat.data = xdp->data;
 	flat.len = xdp->data_end - xdp->data;
 	if (dev->type == ARPHRD_ETHER)
@@ -81,7 +90,10 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 	keyed = ddf_key_hash_link(&rule->key, &lk, ddf_key_read_flat, &flat,
 				  flat.len, &rule->sipkey, rule->hash_alg, &h,
 				  &ki);
-	return nf_ddf_rule_judge(rule, keyed, &h, ki.len);
+	ret = nf_ddf_rule_judge(rule, keyed, &h, ki.len);
+out:
+	rcu_read_unlock();
+	return ret;
 }
 
 #ifdef __bpf_kfunc_end_defs
