@@ -21,6 +21,20 @@
 
 #include "ddf_env.h"
 
+/*
+ * Per-packet scratch that the code fills before it reads it: exempt from
+ * the compiler's stack auto-initialisation (the kernel's
+ * CONFIG_INIT_STACK_ALL_ZERO), which would clear it on every packet.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(__uninitialized__)
+#define DDF_NOINIT __attribute__((__uninitialized__))
+#endif
+#endif
+#ifndef DDF_NOINIT
+#define DDF_NOINIT
+#endif
+
 /* Error codes: negative errno values, so the kernel can return them as is. */
 #define DDF_EINVAL (-22)
 #define DDF_ERANGE (-34)

@@ -6,6 +6,35 @@
 # of $rcv got. Sourced after lib.bash; the script sets $tmp and declares
 # the array cap_pid first.
 
+# capture_cleanup: the EXIT trap: captures, namespaces, $tmp, the module
+capture_cleanup() {
+	set +e
+	exec 2>/dev/null
+	for p in "${cap_pid[@]}"; do kill "$p"; done
+	ip netns del "$snd"
+	ip netns del "$rcv"
+	rm -rf "$tmp"
+	loaded && rmmod nf_ddf
+	exit
+}
+
+# capture_setup: the tools checked, no nf_ddf loaded, $snd and $rcv with
+# no IPv6, and the veth s0 ($snd) - m0 ($rcv), both down
+capture_setup() {
+	local t ns
+	for t in ddfctl ddfpkt ddf_spangen tcpdump taskset; do
+		command -v "$t" >/dev/null || fail "no $t in PATH"
+	done
+	if loaded; then pp rmmod nf_ddf; fi
+	for ns in "$snd" "$rcv"; do
+		pp ip netns add "$ns"
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+		ip -n "$ns" link set up dev lo
+	done
+	ip -n "$snd" link add s0 type veth peer name m0 netns "$rcv"
+}
+
 # gen SCENARIO: $tmp/SCENARIO/sent.pcap and kept-VARIANT.pcap, and the
 # generator's numbers in $tmp/SCENARIO/counts
 gen() {

@@ -42,34 +42,14 @@ declare -A cap_pid
 # shellcheck source=tests/netns/capture.bash
 . "$(dirname "$0")/capture.bash"
 
-cleanup() {
-	set +e
-	exec 2>/dev/null
-	for p in "${cap_pid[@]}"; do kill "$p"; done
-	ip netns del "$snd"
-	ip netns del "$rcv"
-	rm -rf "$tmp"
-	loaded && rmmod nf_ddf
-	exit
-}
-trap cleanup EXIT
+trap capture_cleanup EXIT
 
 if [[ ! -e /sys/kernel/btf/vmlinux ]]; then
 	echo "xdp.sh: skipped: kernel $(uname -r) has no BTF" \
 		"(CONFIG_DEBUG_INFO_BTF), so no XDP program can call nf_ddf"
 	exit 0
 fi
-for t in ddfctl ddfpkt ddf_spangen tcpdump taskset; do
-	command -v "$t" >/dev/null || fail "no $t in PATH"
-done
-if loaded; then pp rmmod nf_ddf; fi
-for ns in "$snd" "$rcv"; do
-	pp ip netns add "$ns"
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$ns" link set up dev lo
-done
-ip -n "$snd" link add s0 type veth peer name m0 netns "$rcv"
+capture_setup
 ip -n "$snd" link set up dev s0
 ip -n "$rcv" link set m0 promisc on up
 

@@ -20,19 +20,6 @@
 #define DDF_BUG_ON(x) WARN_ON_ONCE(x)
 #define DDF_CACHE_ALIGNED __aligned(64)
 #define DDF_ALWAYS_INLINE __always_inline
-/*
- * Per-packet scratch that the code fills before it reads it: exempt from
- * the compiler's stack auto-initialisation (the kernel's
- * CONFIG_INIT_STACK_ALL_ZERO), which would clear it on every packet.
- */
-#if defined(__has_attribute)
-#if __has_attribute(__uninitialized__)
-#define DDF_NOINIT __attribute__((__uninitialized__))
-#endif
-#endif
-#ifndef DDF_NOINIT
-#define DDF_NOINIT
-#endif
 #define DDF_ARRAY_SIZE(a) ARRAY_SIZE(a)
 
 static inline u64 ddf_div64(u64 a, u64 b)

@@ -19,19 +19,6 @@ int memcmp(const void *a, const void *b, size_t n);
 
 #define DDF_CACHE_ALIGNED __attribute__((__aligned__(64)))
 #define DDF_ALWAYS_INLINE inline __attribute__((__always_inline__))
-/*
- * Per-packet scratch that the code fills before it reads it: exempt from
- * the compiler's stack auto-initialisation (the kernel's
- * CONFIG_INIT_STACK_ALL_ZERO), which would clear it on every packet.
- */
-#if defined(__has_attribute)
-#if __has_attribute(__uninitialized__)
-#define DDF_NOINIT __attribute__((__uninitialized__))
-#endif
-#endif
-#ifndef DDF_NOINIT
-#define DDF_NOINIT
-#endif
 #define DDF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define DDF_LIKELY(x) __builtin_expect(!!(x), 1)
