@@ -112,14 +112,28 @@ if [ "${DDF_KUNIT:-0}" = 1 ]; then
 	} >"$report"
 fi
 
+# watchdog T: 10 s before a script's time is up, what every CPU runs and
+# the tasks that sleep uninterruptibly go to the log, so that a hang says
+# where it is before timeout kills the script.
+watchdog() {
+	sleep $(($1 > 20 ? $1 - 10 : $1))
+	echo "ddf: a script still runs after $(($1 > 20 ? $1 - 10 : $1)) s: the CPUs' backtraces and the blocked tasks"
+	echo l >/proc/sysrq-trigger
+	echo w >/proc/sysrq-trigger
+}
+
 for t in $DDF_TESTS; do
 	kmsg "test $t"
 	echo "=== $t"
-	if DDF_SOAK=${DDF_SOAK:-0} timeout "${DDF_TEST_TIMEOUT:-300}" bash "/ddf/tests/$t"; then
+	limit=${DDF_TEST_TIMEOUT:-300}
+	watchdog "$limit" &
+	dog=$!
+	if DDF_SOAK=${DDF_SOAK:-0} timeout "$limit" bash "/ddf/tests/$t"; then
 		result "ok $t"
 	else
 		result "fail $t"
 	fi
+	kill "$dog" 2>/dev/null
 done
 
 if [ -e /sys/kernel/debug/kmemleak ]; then

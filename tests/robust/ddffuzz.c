@@ -1051,12 +1051,14 @@ static void attr_cstr(const struct nlattr *a, char *out)
 static bool attrs_ok(const uint8_t *p, size_t len)
 {
 	while (len >= 4) {
-		uint16_t l;
+		uint16_t nla_len;
+		size_t l;
 
-		memcpy(&l, p, 2);
-		if (l < 4 || l > len)
+		memcpy(&nla_len, p, 2);
+		if (nla_len < 4 || nla_len > len)
 			return false;
-		l = (uint16_t)NLA_ALIGN(l);
+		/* in size_t: 65535 aligns to 65536, which a u16 wraps to 0 */
+		l = NLA_ALIGN((size_t)nla_len);
 		if (l >= len)
 			return true;
 		p += l;
@@ -1075,7 +1077,7 @@ static bool req_name(const uint8_t *msg, uint32_t len, char *out)
 
 	while (rem >= 4) {
 		const struct nlattr *a = (const struct nlattr *)p;
-		uint16_t l = a->nla_len;
+		size_t l = a->nla_len;
 
 		if (l < 4 || l > rem)
 			break;
@@ -1083,7 +1085,7 @@ static bool req_name(const uint8_t *msg, uint32_t len, char *out)
 			attr_cstr(a, out);
 			found = true;
 		}
-		l = (uint16_t)NLA_ALIGN(l);
+		l = NLA_ALIGN(l);
 		if (l >= rem)
 			break;
 		p += l;
@@ -1144,8 +1146,8 @@ static const char *reply_attrs(const uint8_t *p, size_t len,
 		return "attribute lengths do not add up";
 	while (len >= 4) {
 		const struct nlattr *a = (const struct nlattr *)p;
-		uint16_t t = a->nla_type & NLA_TYPE_MASK, l = a->nla_len;
-		size_t pl = l - 4u;
+		uint16_t t = a->nla_type & NLA_TYPE_MASK;
+		size_t l = a->nla_len, pl = l - 4u;
 		int want;
 
 		if (t > lv->max || !lv->sizes[t])
@@ -1168,7 +1170,7 @@ static const char *reply_attrs(const uint8_t *p, size_t len,
 			return "an attribute of a reply has the wrong size";
 		}
 		tb[t] = a;
-		l = (uint16_t)NLA_ALIGN(l);
+		l = NLA_ALIGN(l);
 		if (l >= len)
 			break;
 		p += l;
