@@ -1105,7 +1105,8 @@ static const int reply_top[DDF_A_MAX + 1] = {
 static const int reply_key[DDF_KEY_A_MAX + 1] = {
 	[DDF_KEY_A_FORM] = 1, [DDF_KEY_A_FIELDS] = 4, [DDF_KEY_A_IGNORE] = 4,
 	[DDF_KEY_A_MAX_BYTES] = 4, [DDF_KEY_A_PAYLOAD_OFF] = 2,
-	[DDF_KEY_A_PAYLOAD_LEN] = 2,
+	[DDF_KEY_A_PAYLOAD_LEN] = 2, [DDF_KEY_A_DECAP] = 4,
+	[DDF_KEY_A_VXLAN_PORT] = 2, [DDF_KEY_A_GENEVE_PORT] = 2,
 };
 static const int reply_filter[DDF_FILTER_A_MAX + 1] = {
 	[DDF_FILTER_A_PAD] = 3, /* 0 bytes: see reply_attrs() */
@@ -1133,6 +1134,7 @@ struct reply_level {
 	const int *sizes;
 	int max;
 	unsigned int str_max; /* strings: most bytes with the NUL */
+	const char *what; /* the level, for messages */
 };
 
 /* Check a level of a rule message; tb gets the attributes. */
@@ -1150,10 +1152,16 @@ static const char *reply_attrs(const uint8_t *p, size_t len,
 		size_t l = a->nla_len, pl = l - 4u;
 		int want;
 
-		if (t > lv->max || !lv->sizes[t])
-			return "unknown attribute in a reply";
-		if (tb[t] && lv->sizes[t] != 3)
-			return "attribute twice in a reply";
+		if (t > lv->max || !lv->sizes[t] || (tb[t] && lv->sizes[t] != 3)) {
+			static char why[80];
+
+			snprintf(why, sizeof(why), "%s attribute %u of a reply",
+				 t <= lv->max && tb[t] ? "repeated" : "unknown", t);
+			if (lv->what)
+				snprintf(why + strlen(why), sizeof(why) - strlen(why),
+					 " (%s)", lv->what);
+			return why;
+		}
 		want = lv->sizes[t];
 		if (want == 3) {
 			if (pl)
@@ -1191,11 +1199,11 @@ static uint32_t get_u(const struct nlattr *a)
 /* A rule message: well formed, plausible values; its name in name. */
 static const char *check_rule(const struct nlmsghdr *nlh, char *name)
 {
-	static const struct reply_level top = { reply_top, DDF_A_MAX, DDF_NAME_MAX };
-	static const struct reply_level key = { reply_key, DDF_KEY_A_MAX, 0 };
-	static const struct reply_level fil = { reply_filter, DDF_FILTER_A_MAX, 0 };
-	static const struct reply_level act = { reply_action, DDF_ACTION_A_MAX, 0 };
-	static const struct reply_level sta = { reply_stats, DDF_STATS_A_MAX, 0 };
+	static const struct reply_level top = { reply_top, DDF_A_MAX, DDF_NAME_MAX, "rule" };
+	static const struct reply_level key = { reply_key, DDF_KEY_A_MAX, 0, "key" };
+	static const struct reply_level fil = { reply_filter, DDF_FILTER_A_MAX, 0, "filter" };
+	static const struct reply_level act = { reply_action, DDF_ACTION_A_MAX, 0, "action" };
+	static const struct reply_level sta = { reply_stats, DDF_STATS_A_MAX, 0, "stats" };
 	const struct nlattr *tb[DDF_A_MAX + 1], *sub[DDF_FILTER_A_MAX + 1];
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	const char *why;
