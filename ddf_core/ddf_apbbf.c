@@ -176,6 +176,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 	if (B == 64) {
 		uint64_t m = 0, v = ddf_aword_read(w);
 
+		DDF_UNROLL8
 		for (uint32_t i = 0; i < b; i++)
 			m |= 1ull << ddf_apbbf_pos(y, i, B, b);
 		/* skip the locked OR when the bits are already there */
@@ -186,6 +187,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 		return false;
 	}
 	if (set) {
+		DDF_UNROLL8
 		for (uint32_t i = 0; i < b; i++) {
 			uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 			uint64_t bit = 1ull << (pos & 63);
@@ -195,6 +197,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 		}
 		return false;
 	}
+	DDF_UNROLL8
 	for (uint32_t i = 0; i < b; i++) {
 		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 

@@ -189,22 +189,56 @@ static inline void ddf_sip_words_rt(struct ddf_sipstate *s, const uint8_t *in,
 	}
 }
 
+/*
+ * Compress n words of in behind the have = sh / 8 bytes pending in tail
+ * (sh 8..56): each word is the tail with the next 8 - have bytes on top,
+ * and the bytes left over become the next tail. A stream whose first
+ * piece is not a multiple of 8 bytes (the key's one-byte form tag) pays
+ * one shift per word this way, not a loop per byte.
+ */
+static DDF_ALWAYS_INLINE uint64_t ddf_sip_words_shifted(struct ddf_sipstate *s,
+							const uint8_t *in,
+							size_t n, uint64_t tail,
+							unsigned int sh, int c)
+{
+	for (; n; n--, in += 8) {
+		uint64_t w = ddf_sip_load_le64(in);
+
+		ddf_sip_compress(s, tail | w << sh, c);
+		tail = w >> (64 - sh);
+	}
+	return tail;
+}
+
 static inline void ddf_sip_update(struct ddf_sipstate *s, const void *data,
 				  size_t len)
 {
 	const uint8_t *in = data;
 	unsigned int have = s->len & 7; /* bytes pending in tail */
+	uint64_t part;
 
 	s->len += (uint32_t)len;
 	if (have) {
-		/* top up the pending word first */
-		while (have < 8 && len) {
-			s->tail |= (uint64_t)*in++ << (8 * have++);
-			len--;
+		unsigned int sh = 8 * have;
+
+		if (len >= 8) {
+			s->tail = s->c == 1 ?
+				ddf_sip_words_shifted(s, in, len / 8, s->tail,
+						      sh, 1) :
+				ddf_sip_words_shifted(s, in, len / 8, s->tail,
+						      sh, s->c);
+			in += len & ~(size_t)7;
+			len &= 7;
 		}
-		if (have < 8)
+		/* the last 0..7 bytes on top of the pending ones */
+		part = ddf_sip_partial(in, len);
+		if (have + len < 8) {
+			s->tail |= part << sh;
 			return;
-		ddf_sip_compress(s, s->tail, s->c);
+		}
+		ddf_sip_compress(s, s->tail | part << sh, s->c);
+		s->tail = part >> (64 - sh);
+		return;
 	}
 	ddf_sip_words_rt(s, in, len / 8);
 	s->tail = ddf_sip_partial(in + (len & ~(size_t)7), len & 7);
