@@ -145,7 +145,9 @@ static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
  * The b bit positions of a key in its block: part i of B/b bits gets the
  * next log2(B/b) bits of a second mix of the segment hash (a second mix so
  * the bits do not track the block index). B and b are constants in every
- * caller below, so the loops unroll into straight shifts and masks.
+ * caller below, and the loops over the b bits carry an unroll pragma (GCC
+ * keeps them loops at -O2, with a variable shift per bit): straight shifts
+ * and masks.
  */
 static DDF_ALWAYS_INLINE uint32_t ddf_apbbf_pos(uint64_t y, uint32_t i,
 						uint32_t B, uint32_t b)
@@ -176,7 +178,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 	if (B == 64) {
 		uint64_t m = 0, v = ddf_aword_read(w);
 
-		DDF_UNROLL8
+#pragma GCC unroll 8
 		for (uint32_t i = 0; i < b; i++)
 			m |= 1ull << ddf_apbbf_pos(y, i, B, b);
 		/* skip the locked OR when the bits are already there */
@@ -187,7 +189,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 		return false;
 	}
 	if (set) {
-		DDF_UNROLL8
+#pragma GCC unroll 8
 		for (uint32_t i = 0; i < b; i++) {
 			uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 			uint64_t bit = 1ull << (pos & 63);
@@ -197,7 +199,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 		}
 		return false;
 	}
-	DDF_UNROLL8
+#pragma GCC unroll 8
 	for (uint32_t i = 0; i < b; i++) {
 		uint32_t pos = ddf_apbbf_pos(y, i, B, b);
 

@@ -35,12 +35,6 @@
 #define DDF_NOINIT
 #endif
 
-/*
- * A loop over a constant count of at most 8 (a block's bits), written as
- * a loop for clarity and unrolled into straight code: at -O2 GCC keeps it
- * a loop with a variable shift per bit.
- */
-#define DDF_UNROLL8 _Pragma("GCC unroll 8")
 
 /* Error codes: negative errno values, so the kernel can return them as is. */
 #define DDF_EINVAL (-22)

@@ -244,6 +244,32 @@ static inline void ddf_sip_update(struct ddf_sipstate *s, const void *data,
 	s->tail = ddf_sip_partial(in + (len & ~(size_t)7), len & 7);
 }
 
+/*
+ * Append n (1..8) bytes given as a little-endian value w (its bytes above
+ * n zero), compressing with c rounds: for callers that build the message
+ * a word at a time in registers (a masked packet key), never in memory.
+ */
+static DDF_ALWAYS_INLINE void ddf_sip_push(struct ddf_sipstate *s, uint64_t w,
+					   unsigned int n, int c)
+{
+	unsigned int have = s->len & 7, sh = 8 * have;
+
+	s->len += n;
+	if (!have) {
+		if (n == 8)
+			ddf_sip_compress(s, w, c);
+		else
+			s->tail = w;
+		return;
+	}
+	if (have + n < 8) {
+		s->tail |= w << sh;
+		return;
+	}
+	ddf_sip_compress(s, s->tail | w << sh, c);
+	s->tail = w >> (64 - sh);
+}
+
 static inline void ddf_sip_final_rt(struct ddf_sipstate *s, uint64_t *out)
 {
 	uint64_t len = s->len & 0xff;
