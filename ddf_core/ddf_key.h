@@ -258,7 +258,10 @@ int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why);
  * into buf (which has room for len bytes), or NULL when [off, off + len)
  * is not inside the packet. ddf_key_hash() asks only for ranges inside
  * [0, l3len), at most DDF_KEY_READ_MAX bytes at a time, and never writes
- * through the returned pointer.
+ * through the returned pointer. A NULL reader means ctx is a ddf_key_flat
+ * of l3len bytes or more, read in place without a call per read: the
+ * fast path for packets that are whole in memory (a linear skb, an XDP
+ * buffer, a pcap record).
  */
 typedef const void *(*ddf_key_read_t)(void *ctx, uint32_t off, uint32_t len,
 				      void *buf);

@@ -53,6 +53,8 @@ static inline const uint8_t *ddf_key_rd(struct ddf_key_pkt *p, uint32_t off,
 
 	if (off > p->flen || n > p->flen - off || n > DDF_KEY_READ_MAX)
 		return NULL;
+	if (!p->read) /* flat: inside flen, so inside the buffer */
+		return ((const struct ddf_key_flat *)p->ctx)->data + off;
 	d = p->read(p->ctx, off, n, p->buf);
 	if (!d)
 		p->failed = true; /* a broken reader, not a short packet */

@@ -29,6 +29,27 @@ static inline const void *nf_ddf_skb_read(void *ctx, u32 off, u32 len,
 }
 
 /*
+ * A linear skb (no paged or frag_list data, the common case up to the
+ * MTU) is whole in memory from nhoff: the core reads it in place, with no
+ * call per read (a NULL reader with a ddf_key_flat). nhoff may be below
+ * 0 (the MAC header at ingress): it is inside the head buffer then.
+ */
+static inline ddf_key_read_t nf_ddf_skb_reader(const struct sk_buff *skb,
+					       struct nf_ddf_skb_ctx *c,
+					       struct ddf_key_flat *flat,
+					       u32 len, void **ctx)
+{
+	if (!skb_is_nonlinear(skb)) {
+		flat->data = skb->data + c->nhoff;
+		flat->len = len;
+		*ctx = flat;
+		return NULL;
+	}
+	*ctx = c;
+	return nf_ddf_skb_read;
+}
+
+/*
  * Whether the packet nhoff bytes into skb is of the hook's family pf: its
  * version nibble says 4 in an IPv4 hook, 6 in an IPv6 one. The receive
  * paths check it, but a raw socket (IP_HDRINCL, IPV6_HDRINCL) hands the
@@ -60,11 +81,14 @@ static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
 				  struct ddf_hash *out,
 				  struct ddf_key_info *info)
 {
-	struct nf_ddf_skb_ctx ctx = { .skb = skb, .nhoff = nhoff };
+	struct nf_ddf_skb_ctx c = { .skb = skb, .nhoff = nhoff };
 	u32 l3len = skb->len > nhoff ? skb->len - nhoff : 0;
+	struct ddf_key_flat flat;
+	ddf_key_read_t read;
+	void *ctx;
 
-	return ddf_key_hash(spec, nf_ddf_skb_read, &ctx, l3len, key, hashfn,
-			    out, info);
+	read = nf_ddf_skb_reader(skb, &c, &flat, l3len, &ctx);
+	return ddf_key_hash(spec, read, ctx, l3len, key, hashfn, out, info);
 }
 
 /*
@@ -80,8 +104,11 @@ static inline int nf_ddf_skb_hash_frame(const struct ddf_key_spec *spec,
 					struct ddf_key_info *info)
 {
 	struct ddf_key_link lk = { DDF_LINK_NONE, 0, 0 };
-	struct nf_ddf_skb_ctx ctx = { .skb = skb };
+	struct nf_ddf_skb_ctx c = { .skb = skb };
 	int off = skb_network_offset(skb), len;
+	struct ddf_key_flat flat;
+	ddf_key_read_t read;
+	void *ctx;
 
 	if (skb->dev && skb->dev->type == ARPHRD_ETHER &&
 	    skb_mac_header_was_set(skb) && skb_mac_offset(skb) <= 0) {
@@ -92,10 +119,13 @@ static inline int nf_ddf_skb_hash_frame(const struct ddf_key_spec *spec,
 			lk.vlan_tci = skb_vlan_tag_get(skb);
 		}
 	}
-	ctx.nhoff = off;
+	c.nhoff = off;
 	len = (int)skb->len - off;
-	return ddf_key_hash_link(spec, &lk, nf_ddf_skb_read, &ctx,
-				 len > 0 ? (u32)len : 0, key, hashfn, out, info);
+	if (len < 0)
+		len = 0;
+	read = nf_ddf_skb_reader(skb, &c, &flat, len, &ctx);
+	return ddf_key_hash_link(spec, &lk, read, ctx, len, key, hashfn, out,
+				 info);
 }
 
 #endif /* NF_DDF_SKB_H */

@@ -87,7 +87,7 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 	flat.len = xdp->data_end - xdp->data;
 	if (dev->type == ARPHRD_ETHER)
 		lk.type = DDF_LINK_ETHER;
-	keyed = ddf_key_hash_link(&rule->key, &lk, ddf_key_read_flat, &flat,
+	keyed = ddf_key_hash_link(&rule->key, &lk, NULL, &flat,
 				  flat.len, &rule->sipkey, rule->hash_alg, &h,
 				  &ki);
 	ret = nf_ddf_rule_judge(rule, keyed, &h, ki.len);

@@ -97,7 +97,7 @@ __attribute__((noinline)) void ddf_hotpath_run(uint32_t size, uint32_t seq,
 		flat.len = ddf_hotpath_build(pkt, size, seq + i);
 		if (!filter)
 			continue;
-		if (ddf_key_hash(&spec, ddf_key_read_flat, &flat, flat.len,
+		if (ddf_key_hash(&spec, NULL, &flat, flat.len,
 				 &key, DDF_HASH_SIP13, &h, NULL) != DDF_KEY_HASHED)
 			continue;
 		hashed++;

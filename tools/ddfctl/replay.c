@@ -290,7 +290,7 @@ static enum verdict replay_record(struct replay *rp,
 		/* the frame as a netdev hook has it, no tag taken out */
 		const struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
 
-		ret = ddf_key_hash_link(&r->key, &lk, ddf_key_read_flat, &flat,
+		ret = ddf_key_hash_link(&r->key, &lk, NULL, &flat,
 					flat.len, &rp->key, r->hash_alg, &hash,
 					&ki);
 		goto hashed;
@@ -310,7 +310,7 @@ static enum verdict replay_record(struct replay *rp,
 		if (ver && flat.len && flat.data[0] >> 4 != ver)
 			return V_UNPARSED;
 	}
-	ret = ddf_key_hash(&r->key, ddf_key_read_flat, &flat, flat.len,
+	ret = ddf_key_hash(&r->key, NULL, &flat, flat.len,
 			   &rp->key, r->hash_alg, &hash, &ki);
 hashed:
 	switch (ret) {
