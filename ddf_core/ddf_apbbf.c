@@ -277,11 +277,12 @@ static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
 /*
  * One match() per block shape, each with B and b constant, so the query
  * loop of each shape's operations below compiles to straight code with
- * the segment test inlined: the shape is dispatched once per packet.
+ * the segment test inlined (always: GCC otherwise calls it per segment):
+ * the shape is dispatched once per packet.
  */
 #define DDF_APBBF_MATCH(B, b)						\
-static bool ddf_apbbf_match_##B##_##b(const void *ctx, uint32_t i,	\
-				      uint32_t phys)			\
+static DDF_ALWAYS_INLINE bool						\
+ddf_apbbf_match_##B##_##b(const void *ctx, uint32_t i, uint32_t phys)	\
 {									\
 	const struct ddf_apbbf_probe *pr = ctx;				\
 									\

@@ -428,37 +428,75 @@ static DDF_ALWAYS_INLINE uint64_t ddf_key_wmasked(const struct ddf_key_wmask *wm
 
 /*
  * Stream the c bytes d at off (a multiple of 8) masked, a word at a time
- * in registers: no copy of the packet, no per-byte loop.
+ * in registers: no copy of the packet, no per-byte loop. The state is a
+ * local copy (byte loads from d may alias p, registers may not) with
+ * have bytes pending (the stream began with the one-byte tag, after a
+ * link layer's bytes if any): each word goes in as the pending bytes with
+ * the word's first 8 - have bytes on top, its other bytes pending after it.
  */
-static DDF_ALWAYS_INLINE void ddf_key_words(struct ddf_key_pkt *p,
+static DDF_ALWAYS_INLINE void ddf_key_words(struct ddf_sipstate *st,
 					    const struct ddf_key_wmask *wm,
 					    const uint8_t *d, uint32_t off,
 					    uint32_t c, int rounds)
 {
-	/* a local copy: byte loads from d may alias p, registers may not */
-	struct ddf_sipstate st = p->st;
-	uint32_t j = off / 8, n = c / 8;
+	uint32_t j = off / 8, n = c / 8, sh = 8 * (st->len & 7);
+	uint64_t tail = st->tail;
 
-	for (uint32_t i = 0; i < n; i++, j++)
-		ddf_sip_push(&st,
-			     ddf_key_wmasked(wm, j, ddf_sip_load_le64(d + 8 * i)),
-			     8, rounds);
+	if (!sh) { /* word-aligned: no pending bytes to merge */
+		for (uint32_t i = 0; i < n; i++, j++)
+			ddf_sip_push(st, ddf_key_wmasked(wm, j,
+						ddf_sip_load_le64(d + 8 * i)),
+				     8, rounds);
+		goto partial;
+	}
+	st->len += c & ~7u;
+	for (uint32_t i = 0; i < n; i++, j++) {
+		uint64_t w = ddf_key_wmasked(wm, j, ddf_sip_load_le64(d + 8 * i));
+
+		ddf_sip_compress(st, tail | w << sh, rounds);
+		tail = w >> (64 - sh);
+	}
+	st->tail = tail;
+partial:
 	if (c & 7)
-		ddf_sip_push(&st,
-			     ddf_key_wmasked(wm, j,
-					     ddf_sip_partial(d + 8 * n, c & 7)),
+		ddf_sip_push(st, ddf_key_wmasked(wm, j,
+						 ddf_sip_partial(d + 8 * n, c & 7)),
 			     c & 7, rounds);
-	p->st = st;
 }
 
 /*
  * "P", the packet's first n bytes with the ignored ones zeroed, its length
  * (4 bytes, big-endian): the same bytes as always, streamed as words.
  */
+static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
+					       const struct ddf_key_wmask *wm,
+					       uint32_t n, int rounds)
+{
+	struct ddf_sipstate st = p->st;
+	uint32_t len = p->len;
+
+	ddf_sip_push(&st, 'P', 1, rounds);
+	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
+		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+							  DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, off, c);
+
+		if (!d)
+			return false;
+		ddf_key_words(&st, wm, d, off, c, rounds);
+	}
+	/* the length's bytes, most significant first, as a little-endian word */
+	len = (len >> 24) | (len >> 8 & 0xff00) | (len << 8 & 0xff0000) |
+	      len << 24;
+	ddf_sip_push(&st, len, 4, rounds);
+	p->st = st;
+	return true;
+}
+
 static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 {
 	struct ddf_key_info *ki = &p->ki;
-	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0, len = p->len;
+	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0;
 	struct ddf_key_wmask wm;
 
 	if (n > s->max_bytes) {
@@ -468,24 +506,12 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);
-	ddf_sip_update(&p->st, "P", 1);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
-							  DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, off, c);
-
-		if (!d)
-			return false;
-		if (p->st.c == 1)
-			ddf_key_words(p, &wm, d, off, c, 1);
-		else
-			ddf_key_words(p, &wm, d, off, c, p->st.c);
-	}
-	/* the length's bytes, most significant first, as a little-endian word */
-	len = (len >> 24) | (len >> 8 & 0xff00) | (len << 8 & 0xff0000) |
-	      len << 24;
-	ddf_sip_push(&p->st, len, 4, p->st.c);
-	return true;
+	/* the hashes in use run with their rounds unrolled */
+	if (p->st.c == 1)
+		return ddf_key_packet_c(p, &wm, n, 1);
+	if (p->st.c == 2)
+		return ddf_key_packet_c(p, &wm, n, 2);
+	return ddf_key_packet_c(p, &wm, n, p->st.c);
 }
 
 /* ---- field form ---- */
