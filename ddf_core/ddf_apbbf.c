@@ -28,16 +28,21 @@ struct ddf_apbbf {
 };
 
 /*
- * A probe's scratch state. Only have is set up per call: z[i] is read
- * only after its bit in have is set, so the 256 bytes of z are never
+ * A probe's scratch state: for each logical segment the prefetch hashed,
+ * the key's block and its bits hash, so the query and the insert that
+ * use them compute neither again. Only have is set up per call: y[i] and
+ * seg[i] are read only after bit i of have is set, so the arrays are never
  * cleared (an initialiser, or the kernel's stack auto-initialisation,
  * would zero them on every packet: DDF_NOINIT).
  */
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
 	const struct ddf_hash *h;
-	uint32_t have; /* bit i: z[i] holds the hash of logical segment i */
-	uint64_t z[DDF_APBBF_CACHE];
+	uint32_t have; /* bit i: y[i] and seg[i] hold logical segment i's */
+	uint64_t y[DDF_APBBF_CACHE];
+	struct { /* a struct only so that checkpatch reads the pointer type */
+		ddf_aword *blk;
+	} seg[DDF_APBBF_CACHE];
 };
 
 static inline void ddf_apbbf_probe_init(struct ddf_apbbf_probe *pr,
@@ -217,13 +222,21 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_seg(const struct ddf_apbbf *f,
 			    B, b, set);
 }
 
-/* The hash of logical segment i (physical ph), cached when it was asked. */
-static inline uint64_t ddf_apbbf_z(const struct ddf_apbbf_probe *pr,
-				   uint32_t i, uint32_t ph)
+static DDF_ALWAYS_INLINE bool ddf_apbbf_cached(const struct ddf_apbbf_probe *pr,
+					       uint32_t i)
 {
-	if (i < DDF_APBBF_CACHE && (pr->have >> i & 1))
-		return pr->z[i];
-	return ddf_hash_nth(pr->h, ph);
+	return i < DDF_APBBF_CACHE && (pr->have >> i & 1);
+}
+
+/* Test or set logical segment i (physical ph), from pr's cache if there. */
+static DDF_ALWAYS_INLINE bool ddf_apbbf_probe_seg(const struct ddf_apbbf_probe *pr,
+						  uint32_t i, uint32_t ph,
+						  uint32_t B, uint32_t b,
+						  int set)
+{
+	if (ddf_apbbf_cached(pr, i))
+		return ddf_apbbf_op(pr->seg[i].blk, pr->y[i], B, b, set);
+	return ddf_apbbf_seg(pr->f, ddf_hash_nth(pr->h, ph), ph, B, b, set);
 }
 
 /* pr caches hashes of the segments of base's generation, or is NULL. */
@@ -235,9 +248,11 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_set(struct ddf_apbbf *f,
 {
 	for (uint32_t i = 0; i < f->age.k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
-		uint64_t z = pr ? ddf_apbbf_z(pr, i, ph) : ddf_hash_nth(h, ph);
 
-		ddf_apbbf_seg(f, z, ph, B, b, 1);
+		if (pr)
+			ddf_apbbf_probe_seg(pr, i, ph, B, b, 1);
+		else
+			ddf_apbbf_seg(f, ddf_hash_nth(h, ph), ph, B, b, 1);
 	}
 }
 
@@ -246,12 +261,14 @@ static inline void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr, uint32_t base,
 {
 	uint32_t ph = ddf_age_phys(&pr->f->age, base, i);
 	uint64_t z = ddf_hash_nth(pr->h, ph);
+	ddf_aword *blk = ddf_apbbf_block(pr->f, z, ph);
 
+	ddf_prefetch_w(blk);
 	if (i < DDF_APBBF_CACHE) {
-		pr->z[i] = z;
+		pr->seg[i].blk = blk;
+		pr->y[i] = ddf_apbbf_bits(z);
 		pr->have |= 1u << i;
 	}
-	ddf_prefetch_w(ddf_apbbf_block(pr->f, z, ph));
 }
 
 /*
@@ -270,7 +287,7 @@ static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
 	for (int i = (int)a->l; i >= 0; i -= (int)a->k)
 		ddf_apbbf_fetch(pr, base, (uint32_t)i);
 	for (uint32_t i = 0; i < a->k; i++)
-		if (!(i < DDF_APBBF_CACHE && (pr->have >> i & 1)))
+		if (!ddf_apbbf_cached(pr, i))
 			ddf_apbbf_fetch(pr, base, i);
 }
 
@@ -286,8 +303,7 @@ ddf_apbbf_match_##B##_##b(const void *ctx, uint32_t i, uint32_t phys)	\
 {									\
 	const struct ddf_apbbf_probe *pr = ctx;				\
 									\
-	return ddf_apbbf_seg(pr->f, ddf_apbbf_z(pr, i, phys), phys,	\
-			     B, b, 0);					\
+	return ddf_apbbf_probe_seg(pr, i, phys, B, b, 0);		\
 }
 DDF_APBBF_MATCH(64, 4)
 DDF_APBBF_MATCH(64, 8)
@@ -360,7 +376,7 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 	ddf_apbbf_probe_init(&pr, f, h);
 	ddf_apbbf_prefetch(&pr, cur.base);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
-	/* the cached hashes are those of the current generation's segments */
+	/* the cached blocks are those of the current generation's segments */
 	if (fresh)
 		ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL,
 			      B, b);
