@@ -516,35 +516,62 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 
 /* ---- field form ---- */
 
+/* n bytes of d, 8 at a time, into a register-held stream. */
+static DDF_ALWAYS_INLINE void ddf_key_push_bytes(struct ddf_sipstate *st,
+						 const uint8_t *d, uint32_t n,
+						 int rounds)
+{
+	for (; n >= 8; n -= 8, d += 8)
+		ddf_sip_push(st, ddf_sip_load_le64(d), 8, rounds);
+	if (n)
+		ddf_sip_push(st, ddf_sip_partial(d, n), n, rounds);
+}
+
+/* v's low n bytes, most significant first (big-endian on the wire). */
+static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
+					      uint64_t v, uint32_t n,
+					      int rounds)
+{
+	uint64_t w = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		w |= (v >> (8 * (n - 1 - i)) & 0xff) << (8 * i);
+	ddf_sip_push(st, w, n, rounds);
+}
+
 /*
  * Hash 0x01 and the n bytes at off when present and inside the packet,
  * else 0x00. False when the reader fails inside the packet.
  */
-static bool ddf_key_field(struct ddf_key_pkt *p, bool present, uint32_t off,
-			  uint32_t n)
+static DDF_ALWAYS_INLINE bool ddf_key_field(struct ddf_key_pkt *p,
+					    struct ddf_sipstate *st,
+					    bool present, uint32_t off,
+					    uint32_t n, int rounds)
 {
 	const uint8_t *d;
 
 	if (!present || !ddf_key_has(p, off, n)) {
-		ddf_sip_update(&p->st, "\0", 1);
+		ddf_sip_push(st, 0, 1, rounds);
 		return true;
 	}
 	d = ddf_key_get(p, off, n);
 	if (!d)
 		return false;
-	ddf_sip_update(&p->st, "\1", 1);
-	ddf_sip_update(&p->st, d, n);
+	ddf_sip_push(st, 1, 1, rounds);
+	ddf_key_push_bytes(st, d, n, rounds);
 	return true;
 }
 
-static bool ddf_key_payload(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
+					      struct ddf_sipstate *st,
+					      const struct ddf_key_spec *s,
+					      int rounds)
 {
 	const struct ddf_key_info *ki = &p->ki;
 	uint32_t avail, start, n;
-	uint8_t *b = p->buf;
 
 	if (!(ki->flags & DDF_KEY_F_PAYLOAD)) {
-		ddf_sip_update(&p->st, "\0", 1);
+		ddf_sip_push(st, 0, 1, rounds);
 		return true;
 	}
 	avail = p->len - ki->payoff;
@@ -554,10 +581,9 @@ static bool ddf_key_payload(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 		n = avail - s->payload_off;
 	if (n > s->payload_len)
 		n = s->payload_len;
-	b[0] = 1;
-	b[1] = (uint8_t)(n >> 8);
-	b[2] = (uint8_t)n;
-	ddf_sip_update(&p->st, b, 3);
+	/* 1, the length in 2 bytes big-endian */
+	ddf_sip_push(st, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
+			 (uint64_t)(n & 0xff) << 16, 3, rounds);
 	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
 		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
 							  DDF_KEY_READ_MAX;
@@ -565,12 +591,18 @@ static bool ddf_key_payload(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 
 		if (!d)
 			return false;
-		ddf_sip_update(&p->st, d, c);
+		ddf_key_push_bytes(st, d, c, rounds);
 	}
 	return true;
 }
 
-static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+/*
+ * The field form's string (see ddf_key.h), each piece built in registers
+ * and pushed into a local copy of the stream: no per-piece update calls.
+ */
+static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
+					       const struct ddf_key_spec *s,
+					       int rounds)
 {
 	const struct ddf_key_info *ki = &p->ki;
 	uint32_t f = s->fields, l4 = ki->l4off, fl = ki->flags;
@@ -578,7 +610,7 @@ static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	uint32_t alen = v6 ? 16 : 4;
 	bool l4hdr = (fl & DDF_KEY_F_L4) && !(fl & DDF_KEY_F_LATER);
 	bool ports = false, tcp = false, icmp = false;
-	uint8_t *b = p->buf;
+	struct ddf_sipstate st = p->st;
 	bool ok = true;
 
 	if (l4hdr) {
@@ -595,53 +627,65 @@ static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 		}
 	}
 
-	b[0] = 'F';
-	b[1] = ki->family;
-	ddf_key_put_be32(b + 2, f);
-	ddf_sip_update(&p->st, b, 6);
+	/* 'F', the family, the field mask in 4 bytes big-endian */
+	ddf_sip_push(&st, 'F', 1, rounds);
+	ddf_sip_push(&st, ki->family, 1, rounds);
+	ddf_key_push_be(&st, f, 4, rounds);
 	if (f & DDF_KF_SADDR)
-		ok &= ddf_key_field(p, true, v6 ? 8 : 12, alen);
+		ok &= ddf_key_field(p, &st, true, v6 ? 8 : 12, alen, rounds);
 	if (f & DDF_KF_DADDR)
-		ok &= ddf_key_field(p, true, v6 ? 24 : 16, alen);
+		ok &= ddf_key_field(p, &st, true, v6 ? 24 : 16, alen, rounds);
 	if (f & DDF_KF_PROTO) {
-		b[0] = fl & DDF_KEY_F_L4 ? 1 : 0;
-		b[1] = ki->proto;
-		ddf_sip_update(&p->st, b, b[0] ? 2 : 1);
+		if (fl & DDF_KEY_F_L4)
+			ddf_sip_push(&st, 1 | (uint64_t)ki->proto << 8, 2,
+				     rounds);
+		else
+			ddf_sip_push(&st, 0, 1, rounds);
 	}
 	if (f & DDF_KF_SPORT)
-		ok &= ddf_key_field(p, ports, l4, 2);
+		ok &= ddf_key_field(p, &st, ports, l4, 2, rounds);
 	if (f & DDF_KF_DPORT)
-		ok &= ddf_key_field(p, ports, l4 + 2, 2);
+		ok &= ddf_key_field(p, &st, ports, l4 + 2, 2, rounds);
 	if (f & DDF_KF_IPID) {
-		if (v6) {
-			b[0] = fl & DDF_KEY_F_FRAGHDR ? 1 : 0;
-			ddf_key_put_be32(b + 1, ki->frag_id);
-			ddf_sip_update(&p->st, b, b[0] ? 5 : 1);
+		if (!v6) {
+			ok &= ddf_key_field(p, &st, true, 4, 2, rounds);
+		} else if (fl & DDF_KEY_F_FRAGHDR) {
+			ddf_sip_push(&st, 1, 1, rounds);
+			ddf_key_push_be(&st, ki->frag_id, 4, rounds);
 		} else {
-			ok &= ddf_key_field(p, true, 4, 2);
+			ddf_sip_push(&st, 0, 1, rounds);
 		}
 	}
 	if (f & DDF_KF_TCPSEQ)
-		ok &= ddf_key_field(p, tcp, l4 + 4, 4);
+		ok &= ddf_key_field(p, &st, tcp, l4 + 4, 4, rounds);
 	if (f & DDF_KF_TCPACK)
-		ok &= ddf_key_field(p, tcp, l4 + 8, 4);
+		ok &= ddf_key_field(p, &st, tcp, l4 + 8, 4, rounds);
 	if (f & DDF_KF_ICMPID)
-		ok &= ddf_key_field(p, icmp, l4 + 4, 2);
+		ok &= ddf_key_field(p, &st, icmp, l4 + 4, 2, rounds);
 	if (f & DDF_KF_PAYLOAD)
-		ok &= ddf_key_payload(p, s);
+		ok &= ddf_key_payload(p, &st, s, rounds);
 
-	/* the fragment trailer */
+	/* the fragment trailer: 1, id (4), offset (2), MF (1); or 0 */
 	if (fl & DDF_KEY_F_LATER) {
-		b[0] = 1;
-		ddf_key_put_be32(b + 1, ki->frag_id);
-		b[5] = (uint8_t)(ki->frag_off >> 8);
-		b[6] = (uint8_t)ki->frag_off;
-		b[7] = fl & DDF_KEY_F_MF ? 1 : 0;
-		ddf_sip_update(&p->st, b, 8);
+		ddf_sip_push(&st, 1, 1, rounds);
+		ddf_key_push_be(&st, ki->frag_id, 4, rounds);
+		ddf_key_push_be(&st, ki->frag_off, 2, rounds);
+		ddf_sip_push(&st, fl & DDF_KEY_F_MF ? 1 : 0, 1, rounds);
 	} else {
-		ddf_sip_update(&p->st, "\0", 1);
+		ddf_sip_push(&st, 0, 1, rounds);
 	}
+	p->st = st;
 	return ok;
+}
+
+static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+{
+	/* the hashes in use run with their rounds unrolled */
+	if (p->st.c == 1)
+		return ddf_key_fields_c(p, s, 1);
+	if (p->st.c == 2)
+		return ddf_key_fields_c(p, s, 2);
+	return ddf_key_fields_c(p, s, p->st.c);
 }
 
 /* ---- levels: the link layer, the IP packet, tunnels ---- */
