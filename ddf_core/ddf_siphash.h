@@ -123,14 +123,26 @@ static DDF_ALWAYS_INLINE void ddf_sip_words(struct ddf_sipstate *s,
 		ddf_sip_compress(s, ddf_sip_load_le64(in), c);
 }
 
-/* The 0..7 bytes of a partial word, little-endian. */
+static DDF_ALWAYS_INLINE uint32_t ddf_sip_load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/*
+ * The 0..7 bytes of a partial word, little-endian, in at most three
+ * loads: 4..7 bytes as two 4-byte loads that overlap (the bytes they
+ * share land in the same place), 1..3 as the first, middle and last.
+ */
 static DDF_ALWAYS_INLINE uint64_t ddf_sip_partial(const uint8_t *in, size_t n)
 {
-	uint64_t b = 0;
-
-	while (n--)
-		b = b << 8 | in[n];
-	return b;
+	if (n >= 4)
+		return ddf_sip_load_le32(in) |
+		       (uint64_t)ddf_sip_load_le32(in + n - 4) << (8 * (n - 4));
+	if (n)
+		return in[0] | (uint64_t)in[n / 2] << (8 * (n / 2)) |
+		       (uint64_t)in[n - 1] << (8 * (n - 1));
+	return 0;
 }
 
 /*
