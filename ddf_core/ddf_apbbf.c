@@ -147,12 +147,15 @@ static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
 }
 
 /*
- * The b bit positions of a key in its block: part i of B/b bits gets the
- * next log2(B/b) bits of a second mix of the segment hash (a second mix so
- * the bits do not track the block index). B and b are constants in every
- * caller below, and the loops over the b bits carry an unroll pragma (GCC
- * keeps them loops at -O2, with a variable shift per bit): straight shifts
- * and masks.
+ * The b bit positions of a key in its block, by multiply-shift: y is the
+ * segment hash z times an odd constant, and part i of B/b bits takes the
+ * i-th log2(B/b)-bit field from the top of y. The block index is z's top
+ * bits (ddf_reduce()); y's top bits mix in all of z's lower bits through
+ * the product's carries, so they do not track the block. One multiply per
+ * segment where a second 64-bit mix cost a dozen instructions. B and b
+ * are constants in every caller below, and the loops over the b bits
+ * carry an unroll pragma (GCC keeps them loops at -O2, with a variable
+ * shift per bit): straight shifts and masks.
  */
 static DDF_ALWAYS_INLINE uint32_t ddf_apbbf_pos(uint64_t y, uint32_t i,
 						uint32_t B, uint32_t b)
@@ -160,12 +163,12 @@ static DDF_ALWAYS_INLINE uint32_t ddf_apbbf_pos(uint64_t y, uint32_t i,
 	uint32_t part = B / b, shift = part == 8 ? 3 : part == 16 ? 4 :
 				       part == 64 ? 6 : 7;
 
-	return i * part + (uint32_t)((y >> (i * shift)) & (part - 1));
+	return i * part + (uint32_t)(y >> (64 - (i + 1) * shift)) % part;
 }
 
 static inline uint64_t ddf_apbbf_bits(uint64_t z)
 {
-	return ddf_fmix64(z ^ 0x9e3779b97f4a7c15ull);
+	return z * 0x9e3779b97f4a7c15ull;
 }
 
 /*
