@@ -3,8 +3,9 @@
  * Age-Partitioned Blocked Bloom Filter (section 6): each of the k + l + 1
  * segments is a blocked Bloom filter of nb blocks of B bits; a block is a
  * partitioned Bloom filter of b parts of B/b bits. One 64-bit hash per
- * physical segment picks the block, a mix of it picks the b bits, so an
- * insert touches k cache lines and a query 2-4 on average.
+ * physical segment picks the block, its product with an odd constant the
+ * b bits (multiply-shift, ddf_apbbf_pos()), so an insert touches k cache
+ * lines and a query 2-4 on average.
  *
  * Generation size: the paper's Table 3 lists the capacity of an APBBF as
  * 1 - b/2B of the APBF with the same memory; that is the g for which a
