@@ -300,6 +300,41 @@ def gnuplot(d, script):
     return True
 
 
+def targets_section(sp, th):
+    """The hot path's targets, met or not, from this run's numbers."""
+    md = ["## Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
+
+    def row(target, measured, met):
+        md.append("| %s | %s | %s |" % (target, measured,
+                                        "yes" if met else "**no**"))
+
+    def cell(name, size):
+        return next((f for f in (sp or {}).get("filters", [])
+                     if f["filter"] == name and f["budget"] == size), None)
+
+    big = cell("apbbf", 256 << 20)
+    if big:
+        q = big["ns_per_op"] / big["ns_dependent_read"]
+        row("apbbf at 256 MiB (sized at 1e-3) <= 1.3x one dependent read",
+            "%.2fx (%.1f ns against %.1f ns)" % (
+                q, big["ns_per_op"], big["ns_dependent_read"]), q <= 1.3)
+    a, q1 = cell("apbbf", 1 << 20), cell("qqhtd", 1 << 20)
+    if a and q1 and q1["ns_per_op"] > 0:
+        q = a["ns_per_op"] / q1["ns_per_op"]
+        row("apbbf in cache (1 MiB) <= 6x qqhtd's ns per op",
+            "%.1fx (%.1f ns against %.1f ns)" % (
+                q, a["ns_per_op"], q1["ns_per_op"]), q <= 6)
+    n = os.cpu_count() or 1
+    for r in th or []:
+        t = next((t for t in r["threads"] if t["threads"] == n), None)
+        if t:
+            row("%s, window %s, %d threads: scaling >= 0.9 x %d" % (
+                r["filter"], r["params"]["window"], n, n),
+                "%.2f" % t["scaling"], t["scaling"] >= 0.9 * n)
+    md.append("")
+    return md
+
+
 def main():
     d = sys.argv[1]
     mode = sys.argv[2] if len(sys.argv) > 2 else "full"
@@ -402,6 +437,7 @@ def main():
     else:
         md += ["(no threads.jsonl)", ""]
         rc = 1
+    md += targets_section(sp, th)
     with open(os.path.join(d, "bench-filters.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return rc
