@@ -35,7 +35,6 @@
 #define DDF_NOINIT
 #endif
 
-
 /* Error codes: negative errno values, so the kernel can return them as is. */
 #define DDF_EINVAL (-22)
 #define DDF_ERANGE (-34)

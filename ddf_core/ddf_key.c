@@ -380,6 +380,31 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 	return n;
 }
 
+/* ---- the key string, built in registers ---- */
+
+/* n bytes of d, 8 at a time, into a register-held stream. */
+static DDF_ALWAYS_INLINE void ddf_key_push_bytes(struct ddf_sipstate *st,
+						 const uint8_t *d, uint32_t n,
+						 int rounds)
+{
+	for (; n >= 8; n -= 8, d += 8)
+		ddf_sip_push(st, ddf_sip_load_le64(d), 8, rounds);
+	if (n)
+		ddf_sip_push(st, ddf_sip_partial(d, n), n, rounds);
+}
+
+/* v's low n bytes, most significant first (big-endian on the wire). */
+static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
+					      uint64_t v, uint32_t n,
+					      int rounds)
+{
+	uint64_t w = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		w |= (v >> (8 * (n - 1 - i)) & 0xff) << (8 * i);
+	ddf_sip_push(st, w, n, rounds);
+}
+
 /*
  * The and-masks of the packet form's words (8 bytes from the packet's
  * start each): hm for words 0 and 1, where the ignored IP header bytes
@@ -469,34 +494,12 @@ partial:
  * (4 bytes, big-endian): the same bytes as always, streamed as words.
  */
 static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
-					       const struct ddf_key_wmask *wm,
-					       uint32_t n, int rounds)
-{
-	struct ddf_sipstate st = p->st;
-	uint32_t len = p->len;
-
-	ddf_sip_push(&st, 'P', 1, rounds);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
-							  DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, off, c);
-
-		if (!d)
-			return false;
-		ddf_key_words(&st, wm, d, off, c, rounds);
-	}
-	/* the length's bytes, most significant first, as a little-endian word */
-	len = (len >> 24) | (len >> 8 & 0xff00) | (len << 8 & 0xff0000) |
-	      len << 24;
-	ddf_sip_push(&st, len, 4, rounds);
-	p->st = st;
-	return true;
-}
-
-static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+					       const struct ddf_key_spec *s,
+					       int rounds)
 {
 	struct ddf_key_info *ki = &p->ki;
 	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0;
+	struct ddf_sipstate st = p->st;
 	struct ddf_key_wmask wm;
 
 	if (n > s->max_bytes) {
@@ -506,38 +509,22 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);
-	/* the hashes in use run with their rounds unrolled */
-	if (p->st.c == 1)
-		return ddf_key_packet_c(p, &wm, n, 1);
-	if (p->st.c == 2)
-		return ddf_key_packet_c(p, &wm, n, 2);
-	return ddf_key_packet_c(p, &wm, n, p->st.c);
+	ddf_sip_push(&st, 'P', 1, rounds);
+	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
+		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+							  DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, off, c);
+
+		if (!d)
+			return false;
+		ddf_key_words(&st, &wm, d, off, c, rounds);
+	}
+	ddf_key_push_be(&st, p->len, 4, rounds);
+	p->st = st;
+	return true;
 }
 
 /* ---- field form ---- */
-
-/* n bytes of d, 8 at a time, into a register-held stream. */
-static DDF_ALWAYS_INLINE void ddf_key_push_bytes(struct ddf_sipstate *st,
-						 const uint8_t *d, uint32_t n,
-						 int rounds)
-{
-	for (; n >= 8; n -= 8, d += 8)
-		ddf_sip_push(st, ddf_sip_load_le64(d), 8, rounds);
-	if (n)
-		ddf_sip_push(st, ddf_sip_partial(d, n), n, rounds);
-}
-
-/* v's low n bytes, most significant first (big-endian on the wire). */
-static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
-					      uint64_t v, uint32_t n,
-					      int rounds)
-{
-	uint64_t w = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		w |= (v >> (8 * (n - 1 - i)) & 0xff) << (8 * i);
-	ddf_sip_push(st, w, n, rounds);
-}
 
 /*
  * Hash 0x01 and the n bytes at off when present and inside the packet,
@@ -678,14 +665,31 @@ static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 	return ok;
 }
 
+/*
+ * Run a form's string builder with the stream's compression rounds as a
+ * constant for the hashes in use (SipHash-1-3 and 2-4), so that their
+ * rounds unroll; each form is its own function.
+ */
+static DDF_ALWAYS_INLINE bool
+ddf_key_rounds(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
+	       bool (*form)(struct ddf_key_pkt *p,
+			    const struct ddf_key_spec *s, int rounds))
+{
+	if (p->st.c == 1)
+		return form(p, s, 1);
+	if (p->st.c == 2)
+		return form(p, s, 2);
+	return form(p, s, p->st.c);
+}
+
+static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+{
+	return ddf_key_rounds(p, s, ddf_key_packet_c);
+}
+
 static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 {
-	/* the hashes in use run with their rounds unrolled */
-	if (p->st.c == 1)
-		return ddf_key_fields_c(p, s, 1);
-	if (p->st.c == 2)
-		return ddf_key_fields_c(p, s, 2);
-	return ddf_key_fields_c(p, s, p->st.c);
+	return ddf_key_rounds(p, s, ddf_key_fields_c);
 }
 
 /* ---- levels: the link layer, the IP packet, tunnels ---- */

@@ -116,8 +116,9 @@ fi
 # the tasks that sleep uninterruptibly go to the log, so that a hang says
 # where it is before timeout kills the script.
 watchdog() {
-	sleep $(($1 > 20 ? $1 - 10 : $1))
-	echo "ddf: a script still runs after $(($1 > 20 ? $1 - 10 : $1)) s: the CPUs' backtraces and the blocked tasks"
+	w=$(($1 > 20 ? $1 - 10 : $1))
+	sleep "$w"
+	echo "ddf: a script still runs after $w s: the CPUs' backtraces and the blocked tasks"
 	echo l >/proc/sysrq-trigger
 	echo w >/proc/sysrq-trigger
 }
