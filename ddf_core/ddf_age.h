@@ -21,6 +21,26 @@
  * t + window as long as no caller's clock runs more than one generation
  * (window / l) ahead of the inserting caller's.
  *
+ * Count windows and CPUs. An insert takes a ticket; ticket t belongs to
+ * generation t / g. With params.cpus = C > 1, each CPU (its slot, from
+ * ddf_env_slot()) reserves B tickets at once with one atomic add and spends
+ * them one per insert, so the shared counter is written once per B inserts;
+ * a slot's clearing share of the spare is done at the same time. A ticket
+ * whose generation has already been shifted out of segment 0 (another CPU
+ * ran ahead) is written into the current generation: an element always
+ * lands in segment 0 of its time. The cost of batching, bounded by the
+ * slack S = C * (B - 1) (the tickets slots may hold unspent):
+ *  - shifts can come up to S inserts early, measured from an element: a
+ *    key is found for at least l * g - S later inserts, the window;
+ *  - a generation can hold up to g + S elements, its capacity.
+ * Sizing picks g and the segments for both (ddf_age_window()), so the
+ * window reported is guaranteed and the analytic false-positive rate holds
+ * at full capacity. B is at most 64 and at most cap / (32 C), so S costs
+ * at most 1/32 of the memory; C = 1, small filters, and CPUs without a
+ * slot (above DDF_MAX_CPUS) take single tickets: S = 0, answers as without
+ * batching. Time windows shift by the clock: batching there only groups
+ * the clearing work, and the window is unchanged.
+ *
  * A shift must not clear a whole segment at once. We keep one spare
  * segment (memory cost: 1/(k+l) of the filter): during generation G the
  * spare (logical k+l, the segment dropped by the last shift) is cleared a
@@ -42,6 +62,12 @@
 #define DDF_AGE_BASE_BITS 9
 #define DDF_AGE_BASE_MASK ((1u << DDF_AGE_BASE_BITS) - 1)
 #define DDF_AGE_MAX_GEN ((1ull << (64 - DDF_AGE_BASE_BITS)) - 1)
+#define DDF_AGE_MAX_BATCH 64
+
+/* One CPU's tickets [next, end) and inserts since its last clearing share. */
+struct ddf_age_slot {
+	ddf_aword next, end, pend;
+} DDF_CACHE_ALIGNED;
 
 struct ddf_age {
 	uint32_t k, l, nseg; /* nseg = k + l + 1 */
@@ -52,7 +78,10 @@ struct ddf_age {
 	uint64_t gen_ns; /* time mode: length of a generation */
 	uint64_t t0; /* time mode: start of generation 0 */
 	uint64_t chunk; /* spare words cleared per insert */
+	uint32_t nslots; /* CPUs with a slot (0: no batching) */
+	uint32_t batch; /* B, tickets a slot reserves at once */
 	ddf_aword *words; /* nseg * seg_words */
+	struct ddf_age_slot *slots; /* nslots, after the words */
 	/* hot words, each on its own cache line */
 	DDF_CACHE_ALIGNED ddf_aword gen; /* G << BASE_BITS | base(G) */
 	DDF_CACHE_ALIGNED ddf_aword count; /* count mode: insertion tickets */
@@ -69,6 +98,51 @@ struct ddf_age_at {
 static inline uint64_t ddf_age_seg_words(uint64_t seg_bits)
 {
 	return ddf_align_up((seg_bits + 63) / 64, 8);
+}
+
+/* B for a generation capacity cap: 1 (no batching) unless cpus > 1. */
+static inline uint32_t ddf_age_batch(const struct ddf_params *p, uint64_t cap)
+{
+	uint64_t b;
+
+	if (p->cpus <= 1)
+		return 1;
+	b = ddf_div64(cap, 32ull * p->cpus);
+	if (b > DDF_AGE_MAX_BATCH)
+		b = DDF_AGE_MAX_BATCH;
+	return b ? (uint32_t)b : 1;
+}
+
+/* Slots a filter of capacity cap carries (0: every CPU shares tickets). */
+static inline uint32_t ddf_age_nslots(const struct ddf_params *p,
+				      uint64_t cap)
+{
+	return ddf_age_batch(p, cap) > 1 ? p->cpus : 0;
+}
+
+static inline uint64_t ddf_age_slot_bytes(const struct ddf_params *p,
+					  uint64_t cap)
+{
+	return (uint64_t)ddf_age_nslots(p, cap) * sizeof(struct ddf_age_slot);
+}
+
+/* S, the tickets slots may hold unspent (count mode; see top). */
+static inline uint64_t ddf_age_slack(const struct ddf_params *p, uint64_t cap)
+{
+	if (p->flags & DDF_PF_TIME)
+		return 0;
+	return (uint64_t)ddf_age_nslots(p, cap) * (ddf_age_batch(p, cap) - 1);
+}
+
+/*
+ * The count window guaranteed by a generation capacity cap: generations
+ * of g = cap - S tickets, l of them, less S (see top); S <= cap / 32.
+ */
+static inline uint64_t ddf_age_window(const struct ddf_params *p, uint64_t cap)
+{
+	uint64_t s = ddf_age_slack(p, cap);
+
+	return (cap - s) * p->l - s;
 }
 
 static inline struct ddf_age_at ddf_age_load(const struct ddf_age *a)
@@ -123,11 +197,13 @@ static inline uint64_t ddf_age_time_gen(const struct ddf_age *a, uint64_t now,
 	return gn < DDF_AGE_MAX_GEN ? gn : DDF_AGE_MAX_GEN;
 }
 
+/* cap: a generation's capacity; the slots follow the nseg segments. */
 static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
-				uint64_t g, uint64_t seg_bits,
+				uint64_t cap, uint64_t seg_bits,
 				ddf_aword *words, uint64_t now)
 {
 	uint64_t seg_words = ddf_age_seg_words(seg_bits);
+	uint64_t g = cap - ddf_age_slack(p, cap);
 	uint64_t per_insert;
 
 	memset(a, 0, sizeof(*a));
@@ -139,6 +215,9 @@ static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
 	a->seg_words = seg_words;
 	a->g = g ? g : 1;
 	a->words = words;
+	a->nslots = ddf_age_nslots(p, cap);
+	a->batch = a->nslots ? ddf_age_batch(p, cap) : 1;
+	a->slots = (struct ddf_age_slot *)(words + a->nseg * seg_words);
 	/*
 	 * Finish the spare within the first quarter of a generation (time
 	 * mode: the rate is only an estimate), a cache line at least, so that
@@ -204,8 +283,8 @@ static inline struct ddf_age_at ddf_age_sync(struct ddf_age *a,
 	return at;
 }
 
-/* Clear one chunk of the spare, if nobody else is doing it. */
-static inline void ddf_age_clear_some(struct ddf_age *a)
+/* Clear n inserts' chunks of the spare, if nobody else is doing it. */
+static inline void ddf_age_clear_some(struct ddf_age *a, uint64_t n)
 {
 	uint64_t c = ddf_aword_read(&a->clear);
 	uint64_t end;
@@ -217,7 +296,7 @@ static inline void ddf_age_clear_some(struct ddf_age *a)
 		return;
 	/* the generation cannot move while we hold the busy bit */
 	sp = ddf_age_phys(a, ddf_age_load(a).base, a->k + a->l);
-	end = c + a->chunk;
+	end = c + a->chunk * n;
 	if (end > a->seg_words)
 		end = a->seg_words;
 	ddf_age_zero(ddf_age_seg(a, sp), c, end);
@@ -225,38 +304,71 @@ static inline void ddf_age_clear_some(struct ddf_age *a)
 }
 
 /*
- * An insert's prologue: shift and clear as needed, then give the segments
- * of the element's own generation (*ins) and the current view (*cur).
- * Returns false when the element's generation has already left the window
- * (a CPU holding an old ticket): there is nothing left to write then. A
- * lagging timestamp goes to the oldest live segments instead (see top).
+ * A ticket (count mode), and in *n the inserts whose share of the spare's
+ * clearing the caller does next (both modes): from the caller's slot, one
+ * shared write per batch, else one per insert. Only the slot's CPU writes
+ * its slot; stats read it.
  */
-static inline bool ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
+static inline uint64_t ddf_age_take(struct ddf_age *a, uint64_t *n)
+{
+	uint32_t id = ddf_env_slot();
+	struct ddf_age_slot *s;
+	uint64_t t;
+
+	*n = 1;
+	if (id >= a->nslots)
+		return a->time_mode ? 0 : ddf_aword_fetch_add(&a->count, 1);
+	s = &a->slots[id];
+	if (a->time_mode) {
+		t = ddf_aword_read(&s->pend) + 1;
+		if (t == a->batch)
+			t = 0;
+		ddf_aword_set(&s->pend, t);
+		*n = t ? 0 : a->batch;
+		return 0;
+	}
+	t = ddf_aword_read(&s->next);
+	*n = 0;
+	if (DDF_UNLIKELY(t == ddf_aword_read(&s->end))) {
+		t = ddf_aword_fetch_add(&a->count, a->batch);
+		ddf_aword_set(&s->end, t + a->batch);
+		*n = a->batch;
+	}
+	ddf_aword_set(&s->next, t + 1);
+	return t;
+}
+
+/*
+ * An insert's prologue: shift and clear as needed, then give the segments
+ * the element goes to (*ins) and the current view (*cur). Count mode: the
+ * ticket's generation, or the current one if that has moved on (see top).
+ * Time mode: the timestamp's generation; a lagging one goes to the oldest
+ * live segments instead.
+ */
+static inline void ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
 					struct ddf_age_at *ins,
 					struct ddf_age_at *cur)
 {
 	struct ddf_age_at at = ddf_age_load(a);
+	uint64_t n, t = ddf_age_take(a, &n);
 	uint64_t gn, d;
 
 	if (a->time_mode)
 		gn = ddf_age_time_gen(a, now, at.G);
 	else
-		gn = ddf_age_gen_of(ddf_aword_fetch_add(&a->count, 1), a->g,
-				    at.G);
+		gn = ddf_age_gen_of(t, a->g, at.G);
 	if (DDF_UNLIKELY(gn > at.G))
 		at = ddf_age_sync(a, gn);
-	ddf_age_clear_some(a);
+	if (n)
+		ddf_age_clear_some(a, n);
 	*cur = at;
-	d = at.G - gn;
-	if (DDF_UNLIKELY(d > a->l)) {
-		if (!a->time_mode)
-			return false;
+	d = gn < at.G ? at.G - gn : 0;
+	if (!a->time_mode)
+		d = 0;
+	else if (DDF_UNLIKELY(d > a->l))
 		d = a->l;
-		gn = at.G - d;
-	}
-	ins->G = gn;
+	ins->G = at.G - d;
 	ins->base = ddf_age_phys(a, at.base, (uint32_t)d);
-	return true;
 }
 
 /* The view of a lookup at now: the current generation, d ahead of it. */
@@ -313,8 +425,17 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 	if (a->time_mode) {
 		st->window_ns = a->gen_ns * a->l;
 	} else {
-		st->window = a->g * a->l;
-		st->inserts = ddf_aword_read(&a->count);
+		uint64_t held = 0;
+
+		/* tickets reserved by slots and not spent are no inserts */
+		for (uint32_t i = 0; i < a->nslots; i++) {
+			uint64_t e = ddf_aword_read(&a->slots[i].end);
+			uint64_t n = ddf_aword_read(&a->slots[i].next);
+
+			held += e > n ? e - n : 0; /* n > e: a batch meanwhile */
+		}
+		st->window = a->g * a->l - a->nslots * (a->batch - 1);
+		st->inserts = ddf_aword_read(&a->count) - held;
 	}
 	st->fill_ppm = (uint32_t)ddf_div64(set * 1000000ull, a->seg_bits);
 }

@@ -61,10 +61,25 @@ static uint64_t ddf_apbbf_words(const struct ddf_params *p)
 	       ddf_age_seg_words(p->m * p->block_bits);
 }
 
+/* The segments, then the ticket slots (ddf_age.h). */
+static uint64_t ddf_apbbf_bytes(const struct ddf_params *p,
+				const struct ddf_apbbf_shape *s)
+{
+	return ddf_apbbf_words(p) * 8 +
+	       ddf_age_slot_bytes(p, ddf_apbbf_gen(p->m, p->k, s));
+}
+
+static uint64_t ddf_apbbf_window(const struct ddf_params *p,
+				 const struct ddf_apbbf_shape *s)
+{
+	uint64_t cap = ddf_apbbf_gen(p->m, p->k, s);
+
+	return cap ? ddf_age_window(p, cap) : 0;
+}
+
 static int ddf_apbbf_resolve(struct ddf_params *p, const char **why)
 {
 	const struct ddf_apbbf_shape *s;
-	uint64_t g;
 
 	if (p->k < 1 || p->k > DDF_MAX_K || p->l < 1 || p->l > DDF_MAX_L) {
 		*why = "k must be 1..64 and l 1..256";
@@ -84,41 +99,44 @@ static int ddf_apbbf_resolve(struct ddf_params *p, const char **why)
 		return DDF_EINVAL;
 	}
 	if (!p->m) {
-		uint64_t need;
+		uint64_t need, slack;
 
 		if (!p->window) {
 			*why = "give a window or the number of blocks m";
 			return DDF_EINVAL;
 		}
 		need = ddf_div64(p->window + p->l - 1, p->l);
+		/* the slack of batched tickets (ddf_age.h) grows with cap */
+		slack = ddf_age_slack(p, need);
+		need = ddf_div64(p->window + slack + p->l - 1, p->l) + slack;
 		p->m = ddf_mul_shr32(need * p->k, s->inv_c_q32);
 		if (!p->m)
 			p->m = 1;
 		while (p->m * p->block_bits <= DDF_APBBF_MAX_SEG_BITS &&
-		       ddf_apbbf_gen(p->m, p->k, s) < need)
+		       ddf_apbbf_window(p, s) < p->window)
 			p->m++;
 	}
 	if (p->m > DDF_APBBF_MAX_SEG_BITS / p->block_bits) {
 		*why = "apbbf segment larger than 2^36 bits";
 		return DDF_ERANGE;
 	}
-	g = ddf_apbbf_gen(p->m, p->k, s);
-	if (!g) {
+	if (!ddf_apbbf_gen(p->m, p->k, s)) {
 		*why = "apbbf segment too small for one element per generation";
 		return DDF_ERANGE;
 	}
-	if (ddf_apbbf_words(p) * 8 > DDF_MAX_BYTES) {
+	if (ddf_apbbf_bytes(p, s) > DDF_MAX_BYTES) {
 		*why = "apbbf larger than the memory cap";
 		return DDF_EFBIG;
 	}
-	p->window = g * p->l;
+	p->window = ddf_apbbf_window(p, s);
 	return 0;
 }
 
 static uint64_t ddf_apbbf_memsize(const struct ddf_params *p)
 {
 	return ddf_align_up(sizeof(struct ddf_apbbf), DDF_CACHELINE) +
-	       ddf_apbbf_words(p) * 8;
+	       ddf_apbbf_bytes(p, ddf_apbbf_shape(p->block_bits,
+						   p->block_hashes));
 }
 
 static struct ddf_filter *ddf_apbbf_init(void *mem,
@@ -350,8 +368,7 @@ static void ddf_apbbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 	struct ddf_age_at ins, cur;
 
-	if (!ddf_age_begin_insert(&f->age, now, &ins, &cur))
-		return;
+	ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	switch (f->shape) {
 	case 0:
 		ddf_apbbf_set(f, h, ins.base, NULL, 64, 4);
@@ -374,16 +391,14 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 {
 	struct ddf_apbbf_probe pr DDF_NOINIT;
 	struct ddf_age_at ins, cur;
-	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	bool dup;
 
+	ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	ddf_apbbf_probe_init(&pr, f, h);
 	ddf_apbbf_prefetch(&pr, cur.base);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached blocks are those of the current generation's segments */
-	if (fresh)
-		ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL,
-			      B, b);
+	ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL, B, b);
 	return dup;
 }
 

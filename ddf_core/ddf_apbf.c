@@ -25,10 +25,22 @@ static uint64_t ddf_apbf_words(const struct ddf_params *p)
 	return (uint64_t)(p->k + p->l + 1) * ddf_age_seg_words(p->m);
 }
 
+/* The slices, then the ticket slots (ddf_age.h). */
+static uint64_t ddf_apbf_bytes(const struct ddf_params *p)
+{
+	return ddf_apbf_words(p) * 8 +
+	       ddf_age_slot_bytes(p, ddf_apbf_gen(p->m, p->k));
+}
+
+static uint64_t ddf_apbf_window(const struct ddf_params *p)
+{
+	uint64_t cap = ddf_apbf_gen(p->m, p->k);
+
+	return cap ? ddf_age_window(p, cap) : 0;
+}
+
 static int ddf_apbf_resolve(struct ddf_params *p, const char **why)
 {
-	uint64_t g;
-
 	if (p->k < 1 || p->k > DDF_MAX_K || p->l < 1 || p->l > DDF_MAX_L) {
 		*why = "k must be 1..64 and l 1..256";
 		return DDF_ERANGE;
@@ -38,44 +50,46 @@ static int ddf_apbf_resolve(struct ddf_params *p, const char **why)
 		return DDF_EINVAL;
 	}
 	if (!p->m) {
-		uint64_t need;
+		uint64_t need, slack;
 
 		if (!p->window) {
 			*why = "give a window or the slice size m";
 			return DDF_EINVAL;
 		}
 		need = ddf_div64(p->window + p->l - 1, p->l);
+		/* the slack of batched tickets (ddf_age.h) grows with cap */
+		slack = ddf_age_slack(p, need);
+		need = ddf_div64(p->window + slack + p->l - 1, p->l) + slack;
 		if (need > DDF_APBF_MAX_M) {
 			*why = "window too large for apbf";
 			return DDF_ERANGE;
 		}
-		/* smallest m whose generation holds need elements */
+		/* smallest m whose generations hold the window */
 		p->m = ddf_mul_shr32(need * p->k, DDF_INV_LN2_Q32);
 		while (p->m <= DDF_APBF_MAX_M &&
-		       ddf_apbf_gen(p->m, p->k) < need)
+		       ddf_apbf_window(p) < p->window)
 			p->m++;
 	}
 	if (p->m > DDF_APBF_MAX_M) {
 		*why = "apbf slice larger than 2^32 bits";
 		return DDF_ERANGE;
 	}
-	g = ddf_apbf_gen(p->m, p->k);
-	if (!g) {
+	if (!ddf_apbf_gen(p->m, p->k)) {
 		*why = "apbf slice too small for one element per generation";
 		return DDF_ERANGE;
 	}
-	if (ddf_apbf_words(p) * 8 > DDF_MAX_BYTES) {
+	if (ddf_apbf_bytes(p) > DDF_MAX_BYTES) {
 		*why = "apbf larger than the memory cap";
 		return DDF_EFBIG;
 	}
-	p->window = g * p->l;
+	p->window = ddf_apbf_window(p);
 	return 0;
 }
 
 static uint64_t ddf_apbf_memsize(const struct ddf_params *p)
 {
 	return ddf_align_up(sizeof(struct ddf_apbf), DDF_CACHELINE) +
-	       ddf_apbf_words(p) * 8;
+	       ddf_apbf_bytes(p);
 }
 
 static struct ddf_filter *ddf_apbf_init(void *mem, const struct ddf_params *p,
@@ -138,8 +152,8 @@ static void ddf_apbf_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
 	struct ddf_age_at ins, cur;
 
-	if (ddf_age_begin_insert(&f->age, now, &ins, &cur))
-		ddf_apbf_set(f, h, ins.base);
+	ddf_age_begin_insert(&f->age, now, &ins, &cur);
+	ddf_apbf_set(f, h, ins.base);
 }
 
 static bool ddf_apbf_test_and_insert(struct ddf_filter *hdr,
@@ -148,11 +162,11 @@ static bool ddf_apbf_test_and_insert(struct ddf_filter *hdr,
 	struct ddf_apbf *f = (struct ddf_apbf *)hdr;
 	struct ddf_apbf_probe pr = { f, h };
 	struct ddf_age_at ins, cur;
-	bool fresh = ddf_age_begin_insert(&f->age, now, &ins, &cur);
-	bool dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbf_match);
+	bool dup;
 
-	if (fresh)
-		ddf_apbf_set(f, h, ins.base);
+	ddf_age_begin_insert(&f->age, now, &ins, &cur);
+	dup = ddf_age_query(&f->age, cur, 0, &pr, ddf_apbf_match);
+	ddf_apbf_set(f, h, ins.base);
 	return dup;
 }
 

@@ -105,6 +105,14 @@ static inline int ddf_params_check_common(const struct ddf_params *p,
 		*why = "window too large";
 		return DDF_ERANGE;
 	}
+	if (p->cpus && p->kind != DDF_KIND_APBF && p->kind != DDF_KIND_APBBF) {
+		*why = "cpus applies to apbf and apbbf only";
+		return DDF_EINVAL;
+	}
+	if (p->cpus > DDF_MAX_CPUS) {
+		*why = "cpus must be at most 1024";
+		return DDF_ERANGE;
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/prefetch.h>
+#include <linux/smp.h>
 #include <asm/processor.h>
 
 #define DDF_LIKELY(x) likely(x)
@@ -76,6 +77,16 @@ static inline u64 ddf_aword_fetch_add(ddf_aword *w, u64 n)
 static inline bool ddf_aword_try_cmpxchg(ddf_aword *w, u64 *old, u64 new)
 {
 	return atomic64_try_cmpxchg(w, (s64 *)old, (s64)new);
+}
+
+/*
+ * The caller's ticket slot (ddf_age.h): its CPU. Filters are entered with
+ * bottom halves disabled, so no other insert runs on this CPU meanwhile;
+ * raw_, because KUnit cases call from process context, one at a time.
+ */
+static inline u32 ddf_env_slot(void)
+{
+	return raw_smp_processor_id();
 }
 
 static inline void ddf_cpu_relax(void)

@@ -90,6 +90,18 @@ static inline bool ddf_aword_try_cmpxchg(ddf_aword *w, uint64_t *old,
 					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
+/*
+ * The caller's ticket slot (ddf_age.h): a thread that alone inserts
+ * through slot i sets ddf_env_slot_id = i; the default, no slot, takes
+ * every ticket from the shared counter. Weak, so the header defines it.
+ */
+__attribute__((weak)) _Thread_local uint32_t ddf_env_slot_id = UINT32_MAX;
+
+static inline uint32_t ddf_env_slot(void)
+{
+	return ddf_env_slot_id;
+}
+
 static inline void ddf_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
