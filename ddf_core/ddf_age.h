@@ -35,8 +35,8 @@
  *  - a generation can hold up to g + S elements, its capacity.
  * Sizing picks g and the segments for both (ddf_age_window()), so the
  * window reported is guaranteed and the analytic false-positive rate holds
- * at full capacity. B is at most 64 and at most cap / (32 C), so S costs
- * at most 1/32 of the memory; C = 1, small filters, and CPUs without a
+ * at full capacity. B is at most 64 and at most cap / (64 C), so S costs
+ * at most 1/64 of the memory; C = 1, small filters, and CPUs without a
  * slot (above DDF_MAX_CPUS) take single tickets: S = 0, answers as without
  * batching. Time windows shift by the clock: batching there only groups
  * the clearing work, and the window is unchanged.
@@ -107,7 +107,7 @@ static inline uint32_t ddf_age_batch(const struct ddf_params *p, uint64_t cap)
 
 	if (p->cpus <= 1)
 		return 1;
-	b = ddf_div64(cap, 32ull * p->cpus);
+	b = ddf_div64(cap, 64ull * p->cpus);
 	if (b > DDF_AGE_MAX_BATCH)
 		b = DDF_AGE_MAX_BATCH;
 	return b ? (uint32_t)b : 1;
@@ -136,7 +136,7 @@ static inline uint64_t ddf_age_slack(const struct ddf_params *p, uint64_t cap)
 
 /*
  * The count window guaranteed by a generation capacity cap: generations
- * of g = cap - S tickets, l of them, less S (see top); S <= cap / 32.
+ * of g = cap - S tickets, l of them, less S (see top); S <= cap / 64.
  */
 static inline uint64_t ddf_age_window(const struct ddf_params *p, uint64_t cap)
 {

@@ -20,6 +20,7 @@ struct ddf_size_req {
 	uint64_t bytes; /* memory budget, 0 if fpr given */
 	/* optional fixed shape (0 = choose) */
 	uint32_t k, l, block_bits, block_hashes, fp_bits;
+	uint32_t cpus; /* APBF/APBBF: params.cpus, kept through the search */
 };
 
 struct ddf_size_report {

@@ -189,6 +189,7 @@ int ddf_apbf_size(const struct ddf_filter_type *t,
 				p.flags = req->flags;
 				p.window = req->window;
 				p.window_ns = req->window_ns;
+				p.cpus = req->cpus;
 				p.k = k;
 				p.l = l;
 				if (blocked) {

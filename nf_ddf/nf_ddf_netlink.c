@@ -316,6 +316,7 @@ static int nf_ddf_fill_filter(struct sk_buff *skb,
 	    nf_ddf_put_u32_nz(skb, DDF_FILTER_A_INNER_KIND, p->inner_kind) ||
 	    nf_ddf_put_u32_nz(skb, DDF_FILTER_A_SUBFILTERS, p->subfilters) ||
 	    nf_ddf_put_u32_nz(skb, DDF_FILTER_A_P_STAR, p->p_star) ||
+	    nf_ddf_put_u32_nz(skb, DDF_FILTER_A_CPUS, p->cpus) ||
 	    (rule->seed_user &&
 	     nla_put(skb, DDF_FILTER_A_SEED, DDF_SEED_LEN, rule->seed)) ||
 	    nla_put_u8(skb, DDF_FILTER_A_HASH, rule->hash_alg) ||

@@ -69,6 +69,7 @@ const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1] = {
 	[DDF_FILTER_A_SEED] = NLA_POLICY_EXACT_LEN(DDF_SEED_LEN),
 	[DDF_FILTER_A_HASH] = NLA_POLICY_MAX(NLA_U8, __DDF_HASH_ALG_MAX - 1),
 	[DDF_FILTER_A_BYTES] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_FILTER_A_CPUS] = NLA_POLICY_MAX(NLA_U32, DDF_MAX_CPUS),
 };
 
 const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1] = {

@@ -155,15 +155,15 @@ expect "ddfctl rule add x key p" "packet payload proto"
 expect "ddfctl replay in.pcap key f" "frame"
 expect "ddfctl rule add x key f" "frame"
 expect "ddfctl rule add x window 1000 " \
-	"family hook priority dev iif oif proto key payload ignore max-bytes decap filter fpr memory shape seed hash action"
+	"family hook priority dev iif oif proto key payload ignore max-bytes decap filter fpr memory cpus shape seed hash action"
 expect "ddfctl rule add x action mark 0x1/0x1 fi" "filter"
 expect "ddfctl rule add x action mark 0x1/0x1 a" ""
 expect "ddfctl rule add x action mark " ""
 expect "ddfctl rule add x window " ""
-expect "ddfctl size " "filter window fpr memory"
+expect "ddfctl size " "filter window fpr memory cpus"
 expect "ddfctl size window 1M f" "filter fpr"
 expect "ddfctl size filter q" "qht qhtd qqhtd queue"
-expect "ddfctl -j size filter apbbf window 1M " "fpr memory"
+expect "ddfctl -j size filter apbbf window 1M " "fpr memory cpus"
 
 # files: replay's capture, -w -W -l, and redirections
 mkdir "$tmp/files"

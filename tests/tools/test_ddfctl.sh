@@ -53,24 +53,55 @@ if command -v groff >/dev/null; then
 fi
 
 # Test that ddfctl size gives ddfbench's numbers for the same request
-while read -r kind window how value; do
+while read -r kind window how value cpus; do
+	more=() bmore=()
+	[ -n "$cpus" ] && more=(cpus "$cpus") bmore=(--cpus "$cpus")
 	"$CTL" -j size filter "$kind" window "$window" "$how" "$value" \
-		>"$tmp/ctl"
+		"${more[@]}" >"$tmp/ctl"
 	"$BENCH" size --json --filter "$kind" --window "$window" \
-		"--$how" "$value" >"$tmp/bench"
+		"--$how" "$value" "${bmore[@]}" >"$tmp/bench"
 	if cmp -s "$tmp/ctl" "$tmp/bench"; then
 		ok
 	else
-		bad "size $kind $window $how $value:" \
+		bad "size $kind $window $how $value $cpus:" \
 			"$(cat "$tmp/ctl") vs $(cat "$tmp/bench")"
 	fi
 done <<'LIST'
-apbbf 1000000 fpr 1e-6
-apbf 100000 fpr 1e-3
-apbbf 100000 memory 1M
+apbbf 1000000 fpr 1e-6 1
+apbbf 1000000 fpr 1e-6 64
+apbf 100000 fpr 1e-3 1
+apbf 100000 fpr 1e-3 4
+apbbf 100000 memory 1M 1
+apbbf 100000 memory 1M 16
 qqhtd 100000 fpr 1e-4
 qhtd 1000000 fpr 1e-5
 LIST
+
+# Test that batched tickets keep the window asked for, cost the memory of
+# their slack (at most 1/64 of the generation, plus the slots' lines), and
+# that the default is the possible CPUs the kernel would use
+for c in 1 2 8 64 1024; do
+	"$CTL" -j size window 1000000 cpus "$c" >"$tmp/c$c"
+done
+python3 - "$tmp" <<'PY' && ok || bad "cpus: window or memory off"
+import json, sys
+d = sys.argv[1]
+one = json.load(open(d + "/c1"))
+for c in (2, 8, 64, 1024):
+    r = json.load(open(d + "/c%d" % c))
+    w, b = r["params"]["window"], r["bytes"]
+    assert r["params"]["cpus"] == c, r
+    assert w >= 1000000, r
+    assert b <= one["bytes"] * (1 + 1.0 / 64 + 1.0 / 1000) + 64 * c, (c, b)
+    assert b >= one["bytes"], (c, b)
+PY
+possible=$(sed 's/.*[-,]//' /sys/devices/system/cpu/possible)
+want=$((possible + 1))
+[ "$want" -gt 1024 ] && want=1024
+"$CTL" -n rule add web window 100k | grep -qx "    DDF_FILTER_A_CPUS $want" &&
+	ok || bad "rule add sends DDF_FILTER_A_CPUS $want by default"
+"$CTL" -n rule add web window 100k filter exact | grep -q CPUS &&
+	bad "an exact rule sends cpus" || ok
 
 # Test that the kinds without a window are sized by memory alone, or with
 # fpr as the target, as ddfbench sizes them with window 0
@@ -103,7 +134,7 @@ done
 
 # Test that size without a kernel prints shape, memory, bits per element
 # and the analytic rate, and defaults to fpr 1e-6
-"$CTL" size filter apbbf window 1000000 >"$tmp/out"
+"$CTL" size filter apbbf window 1000000 cpus 1 >"$tmp/out"
 for want in 'filter      apbbf' 'shape       k=6 l=18 m=3772 B=512 b=4' \
 	'window      1000044 packets' \
 	'memory      6035712 bytes (48.28 bits per element)' \
@@ -318,7 +349,7 @@ TABLE
 
 # Test that a dry run of a default rule prints the resolved request: inet,
 # prerouting, key packet ignoring ttl,ipv4csum, apbbf at 1e-6, drop
-"$CTL" -n rule add web window 100k >"$tmp/out"
+"$CTL" -n rule add web window 100k cpus 1 >"$tmp/out"
 cat >"$tmp/want" <<'WANT'
 DDF_CMD_NEW
   DDF_A_NAME "web"
@@ -337,6 +368,7 @@ DDF_CMD_NEW
     DDF_FILTER_A_M 378
     DDF_FILTER_A_BLOCK_BITS 512
     DDF_FILTER_A_BLOCK_HASHES 4
+    DDF_FILTER_A_CPUS 1
   DDF_A_ACTION
     DDF_ACTION_A_TYPE 0 (drop)
 WANT

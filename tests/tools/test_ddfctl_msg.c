@@ -527,7 +527,7 @@ static void test_show_netdev(void)
 static void test_show_stats(void)
 {
 	static char a[8192];
-	struct nlmsghdr *nlh = build("web window 100k action mark 0x10/0xf0", a);
+	struct nlmsghdr *nlh = build("web window 100k cpus 1 action mark 0x10/0xf0", a);
 	struct nlattr *n;
 	char *text = NULL;
 	size_t len = 0;
@@ -556,7 +556,7 @@ static void test_show_stats(void)
 	fclose(f);
 	CHECK(strstr(text, "web: family inet hook prerouting priority 0\n"
 			   "    key packet ignore ttl,ipv4csum action mark 0x10/0xf0\n"
-			   "    filter apbbf window 100206 shape k=6,l=18,m=378,block_bits=512,block_hashes=4\n"),
+			   "    filter apbbf window 100206 shape k=6,l=18,m=378,block_bits=512,block_hashes=4,cpus=1\n"),
 	      "show text:\n%s", text);
 	free(text);
 

@@ -132,13 +132,16 @@ grep -q '^\.BR ddf (7)' "$CTL8" && ok || bad "ddfctl.8 does not refer to ddf(7)"
 
 # --- the numbers of ddf.7 ------------------------------------------------
 # The sizes table: what ddfctl size chooses, the query accesses ddfbench
-# size computes for apbf and apbbf, and the structure's own lines else.
+# size computes for apbf and apbbf, and the structure's own lines else;
+# for one CPU (the text says what more CPUs cost).
 row() {
-	local kind=$1 win=$2 fpr=$3 n j acc
+	local kind=$1 win=$2 fpr=$3 n j acc one=()
 
 	n=${win/k/000}
 	n=${n/M/000000}
-	j=$("$CTL" -j size filter "$kind" window "$win" fpr "$fpr") || return 1
+	case $kind in apbf|apbbf) one=(cpus 1) ;; esac
+	j=$("$CTL" -j size filter "$kind" window "$win" fpr "$fpr" \
+		"${one[@]}") || return 1
 	acc=$("$BENCH" size --filter "$kind" --window "$n" --fpr "$fpr" |
 		awk '$1 == "accesses" { print $2 }')
 	echo "$j" | awk -v kind="$kind" -v win="$win" -v fpr="$fpr" -v n="$n" \

@@ -60,7 +60,10 @@ static void usage(FILE *o)
 		"            a paper's table: its values beside ddf's, verdicts\n"
 		"options: --json  --block-bits 64|512 --block-hashes 4|8\n"
 		"         --thp (speed: transparent huge pages for all buffers)\n"
-		"         --fp-bits S (qht family); size, accuracy and speed\n"
+		"         --fp-bits S (qht family); --cpus C (apbf, apbbf: CPUs\n"
+		"         inserting at once, in batches of tickets; speed\n"
+		"         --threads N gives each thread a slot: C = N);\n"
+		"         size, accuracy and speed\n"
 		"         take --k K --l L and these to fix the shape; an option\n"
 		"         a command does not read is an error\n"
 		"filters: apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf\n"
@@ -169,6 +172,7 @@ void params_of(const struct opts *o, struct ddf_params *p,
 		.kind = t->kind, .window = o->window, .fpr = o->fpr,
 		.bytes = o->memory, .k = o->k, .l = o->l,
 		.block_bits = o->B, .block_hashes = o->b, .fp_bits = o->s,
+		.cpus = o->cpus,
 	};
 	const char *why = NULL;
 	int err;
@@ -180,7 +184,7 @@ void params_of(const struct opts *o, struct ddf_params *p,
 					  .k = o->k, .l = o->l,
 					  .block_bits = o->B,
 					  .block_hashes = o->b,
-					  .fp_bits = o->s };
+					  .fp_bits = o->s, .cpus = o->cpus };
 		err = ddf_params_resolve(p, &why);
 		if (!err) {
 			rep->fpr = ddf_fpr_analytic(p);
@@ -201,9 +205,11 @@ void print_params(FILE *f, const struct ddf_params *p)
 {
 	fprintf(f,
 		"{\"k\": %u, \"l\": %u, \"m\": %llu, \"block_bits\": %u, "
-		"\"block_hashes\": %u, \"fp_bits\": %u, \"window\": %llu}",
+		"\"block_hashes\": %u, \"fp_bits\": %u, \"cpus\": %u, "
+		"\"window\": %llu}",
 		p->k, p->l, (unsigned long long)p->m, p->block_bits,
-		p->block_hashes, p->fp_bits, (unsigned long long)p->window);
+		p->block_hashes, p->fp_bits, p->cpus,
+		(unsigned long long)p->window);
 }
 
 static int cmd_size(const struct opts *o)
@@ -228,6 +234,8 @@ static int cmd_size(const struct opts *o)
 		printf(" B=%u b=%u", p.block_bits, p.block_hashes);
 	if (p.fp_bits)
 		printf(" s=%u", p.fp_bits);
+	if (p.cpus)
+		printf(" cpus=%u", p.cpus);
 	printf("\nwindow      %llu elements%s\n", (unsigned long long)p.window,
 	       kind_has_window(p.kind) ? "" : " (approximate: no guarantee)");
 	printf("memory      %llu bytes (%.2f bits per element)\n",
@@ -483,7 +491,7 @@ enum {
 	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
 	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
 	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
-	OPT_THREADS,
+	OPT_THREADS, OPT_CPUS,
 };
 
 #define OPT(x) (1u << OPT_##x)
@@ -508,13 +516,14 @@ static const struct option long_opts[] = {
 	[OPT_ALL] = { "all", 0, 0, OPT_VAL + OPT_ALL },
 	[OPT_HELP] = { "help", 0, 0, OPT_VAL + OPT_HELP },
 	[OPT_THREADS] = { "threads", 1, 0, OPT_VAL + OPT_THREADS },
+	[OPT_CPUS] = { "cpus", 1, 0, OPT_VAL + OPT_CPUS },
 	{ 0, 0, 0, 0 }
 };
 
 /* The filter's shape, as size and the single-filter commands take it. */
 #define OPTS_SHAPE (OPT(FILTER) | OPT(WINDOW) | OPT(FPR) | OPT(MEMORY) | \
 		    OPT(K) | OPT(L) | OPT(BLOCK_BITS) | OPT(BLOCK_HASHES) | \
-		    OPT(FP_BITS) | OPT(JSON))
+		    OPT(FP_BITS) | OPT(CPUS) | OPT(JSON))
 
 /* What each command reads: any other option is an error, never ignored. */
 static const struct cmd_opts {
@@ -657,6 +666,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_CPUS:
+			o.cpus = (uint32_t)num(optarg, "--cpus");
+			if (o.cpus < 1 || o.cpus > DDF_MAX_CPUS) {
+				fprintf(stderr, "ddfbench: --cpus: 1 to %u\n",
+					DDF_MAX_CPUS);
+				return 2;
+			}
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
@@ -670,6 +687,13 @@ int main(int argc, char **argv)
 	rc = check_opts(cmd, o.all, seen);
 	if (rc)
 		return rc;
+	/* threads on apbf, apbbf: one ticket slot each unless told */
+	if (o.threads && !o.cpus && o.filter) {
+		const struct ddf_filter_type *t = kind_of(&o);
+
+		if (t->kind == DDF_KIND_APBF || t->kind == DDF_KIND_APBBF)
+			o.cpus = o.threads;
+	}
 	if (!strcmp(cmd, "size"))
 		return cmd_size(&o);
 	if (!strcmp(cmd, "accuracy"))

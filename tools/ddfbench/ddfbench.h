@@ -18,6 +18,7 @@ struct opts {
 	double fpr;
 	uint32_t k, l, B, b, s;
 	uint32_t threads;
+	uint32_t cpus; /* apbf, apbbf: params.cpus, ticket slots */
 	int json, thp, all;
 };
 

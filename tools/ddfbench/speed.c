@@ -188,7 +188,7 @@ static struct ddf_size_req speed_req(const struct opts *o, uint32_t kind)
 	return (struct ddf_size_req){
 		.kind = kind, .fpr = o->fpr ? o->fpr : SPEED_FPR,
 		.k = o->k, .l = o->l, .block_bits = o->B,
-		.block_hashes = o->b, .fp_bits = o->s,
+		.block_hashes = o->b, .fp_bits = o->s, .cpus = o->cpus,
 	};
 }
 
@@ -337,6 +337,8 @@ static void print_shape(const struct ddf_params *p)
 		printf(" s=%u", p->fp_bits);
 	if (p->cell_bits)
 		printf(" c=%u", p->cell_bits);
+	if (p->cpus)
+		printf(" cpus=%u", p->cpus);
 }
 
 int cmd_speed(const struct opts *o)

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "ddf_filter.h"
+#include "ddf_age.h"
+#include "ddf_size.h"
 #include "ddfbench.h"
 
 #define TH_SECONDS 1
@@ -23,6 +24,7 @@ struct th_shared {
 struct th_arg {
 	struct th_shared *sh;
 	uint64_t seed, ops, dups;
+	uint32_t slot;
 };
 
 /* Counts in locals: the threads' th_arg share lines, no writes there. */
@@ -32,6 +34,8 @@ static void *th_run(void *arg)
 	struct th_shared *sh = a->sh;
 	uint64_t seed = a->seed, ops = 0, dups = 0;
 
+	/* this thread alone inserts through its ticket slot, as a CPU does */
+	ddf_env_slot_id = a->slot;
 	pthread_barrier_wait(&sh->go);
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < TH_BATCH; i++) {
@@ -67,7 +71,8 @@ static double th_measure(struct ddf_filter *f, unsigned int n, uint64_t *seed,
 	pthread_barrier_init(&sh.go, NULL, n + 1);
 	for (unsigned int i = 0; i < n; i++) {
 		/* distinct streams: seeds 2^40 apart, never met in a run */
-		a[i] = (struct th_arg){ &sh, *seed + ((uint64_t)i << 40), 0, 0 };
+		a[i] = (struct th_arg){ &sh, *seed + ((uint64_t)i << 40), 0, 0,
+					i };
 		if (pthread_create(&th[i], NULL, th_run, &a[i])) {
 			fprintf(stderr, "ddfbench: cannot start thread %u\n", i);
 			exit(1);
@@ -97,13 +102,23 @@ static double th_measure(struct ddf_filter *f, unsigned int n, uint64_t *seed,
  */
 static const char *th_shared_writes(const struct ddf_params *p)
 {
+	static char buf[200];
 	bool time = p->flags & DDF_PF_TIME;
+	uint32_t B = ddf_age_batch(p, ddf_apbf_gen_size(p));
 
 	switch (p->kind) {
 	case DDF_KIND_APBF:
 	case DDF_KIND_APBBF:
+		if (B > 1) {
+			snprintf(buf, sizeof(buf),
+				 "0 in the common case: %s once per batch of %u inserts (ddf_age.h)",
+				 time ? "the spare segment's clearing" :
+					"the insert ticket (one atomic add) and the spare segment's clearing",
+				 B);
+			return buf;
+		}
 		return time ? "0 (the spare segment's clearing cursor: once per chunk of inserts)" :
-			      "1, the insert ticket (ddf_age.h: one atomic add); the spare segment's clearing cursor once per chunk of inserts";
+			      "1, the insert ticket (ddf_age.h: one atomic add, no batches: cpus 1 or a small filter); the spare segment's clearing cursor once per chunk of inserts";
 	case DDF_KIND_QHT:
 	case DDF_KIND_QHTD:
 	case DDF_KIND_QQHTD:

@@ -16,8 +16,8 @@ _ddfctl_hashes="siphash13 siphash24"
 _ddfctl_key_fields="saddr daddr proto sport dport ipid tcpseq tcpack icmpid payload"
 _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
-_ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory shape seed hash action"
-_ddfctl_size_words="filter window fpr memory"
+_ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus shape seed hash action"
+_ddfctl_size_words="filter window fpr memory cpus"
 _ddfctl_commands="rule show stats save restore size replay xdp help"
 _ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
@@ -102,7 +102,7 @@ _ddfctl_value()
 	dev | iif | oif)
 		_ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur"
 		;;
-	priority | payload | max-bytes | window | fpr | memory | shape | seed)
+	priority | payload | max-bytes | window | fpr | memory | cpus | shape | seed)
 		COMPREPLY=() # a number or a shape: nothing to offer
 		;;
 	*) return 1 ;;

@@ -63,6 +63,8 @@ static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 		mnl_attr_put_u32(nlh, DDF_FILTER_A_SUBFILTERS, p->subfilters);
 	if (p->p_star)
 		mnl_attr_put_u32(nlh, DDF_FILTER_A_P_STAR, p->p_star);
+	if (p->cpus)
+		mnl_attr_put_u32(nlh, DDF_FILTER_A_CPUS, p->cpus);
 	if (r->has_seed)
 		mnl_attr_put(nlh, DDF_FILTER_A_SEED, DDF_SEED_LEN, r->seed);
 	/* absent: the kernel's default, SipHash-1-3 */

@@ -588,6 +588,11 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 				return -1;
 			fw.memory = arg;
 			fw.fpr_last = false;
+		} else if (!strcmp(kw, "cpus")) {
+			NEXT_ARG(kw);
+			if (parse_cpus(arg, &r->filter.cpus))
+				return -1;
+			fw.cpus = arg;
 		} else if (!strcmp(kw, "shape")) {
 			NEXT_ARG(kw);
 			if (parse_shape(arg, &r->filter.params))

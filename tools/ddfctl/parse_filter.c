@@ -9,7 +9,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ddfctl.h"
 #include "ddf_registry.h"
@@ -28,10 +30,77 @@ static bool kind_windowless(uint32_t kind)
  * memory, where fpr, if given beside it, is the target their sizing picks
  * SBF's decrements or the BSBF family's k for (ddf_size.h).
  */
+/*
+ * The CPUs the kernel gives an apbf or apbbf rule by default: its possible
+ * CPUs (nr_cpu_ids), capped as the kernel caps them.
+ */
+static uint32_t possible_cpus(void)
+{
+	FILE *fp = fopen("/sys/devices/system/cpu/possible", "r");
+	char buf[256], *p;
+	unsigned long last = 0;
+	long n;
+
+	if (fp && fgets(buf, sizeof(buf), fp)) {
+		/* "0-3" or "0,2-5": the highest number, plus one */
+		for (p = buf; *p; p++)
+			if (isdigit((unsigned char)*p)) {
+				unsigned long v = strtoul(p, &p, 10);
+
+				last = v > last ? v : last;
+				p--;
+			}
+		fclose(fp);
+		n = (long)last + 1;
+	} else {
+		if (fp)
+			fclose(fp);
+		n = sysconf(_SC_NPROCESSORS_CONF);
+	}
+	if (n < 1)
+		n = 1;
+	return n > DDF_MAX_CPUS ? DDF_MAX_CPUS : (uint32_t)n;
+}
+
+int parse_cpus(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || errno || *end || !v ||
+	    v > DDF_MAX_CPUS)
+		return ddfctl_err("cpus: '%s' is not a number of CPUs from 1 to %u",
+				  s, DDF_MAX_CPUS);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* cpus: apbf and apbbf only, the kernel's default when not given */
+static int check_cpus(const struct filter_words *w, struct ddf_filter_req *f)
+{
+	bool aged = f->kind == DDF_KIND_APBF || f->kind == DDF_KIND_APBBF;
+
+	if (w->cpus && !aged)
+		return ddfctl_err("cpus: '%s' given, but %s takes no insert tickets: only apbf and apbbf batch them",
+				  w->cpus, ddf_kind_name(f->kind));
+	if (aged && !f->cpus && !(w->shape && f->params.cpus))
+		f->cpus = possible_cpus();
+	if (w->shape && f->cpus && f->params.cpus &&
+	    f->params.cpus != f->cpus)
+		return ddfctl_err("cpus: '%s' differs from the shape's cpus=%u",
+				  w->cpus, f->params.cpus);
+	return 0;
+}
+
 int check_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 		       const char *cmd, const char *name)
 {
 	const char *kind = ddf_kind_name(f->kind);
+
+	if (check_cpus(w, f))
+		return -1;
 
 	if (kind_windowless(f->kind)) {
 		if (w->window)
@@ -128,7 +197,7 @@ static const struct {
 	SM(k, false), SM(l, false), SM(m, true), SM(block_bits, false),
 	SM(block_hashes, false), SM(fp_bits, false), SM(cell_bits, false),
 	SM(decrements, false), SM(inner_kind, false), SM(subfilters, false),
-	SM(p_star, false),
+	SM(p_star, false), SM(cpus, false),
 #undef SM
 };
 

@@ -67,6 +67,7 @@ static const struct adesc filter_attrs[] = {
 	[DDF_FILTER_A_SEED] = { "DDF_FILTER_A_SEED", "seed", T_BIN },
 	[DDF_FILTER_A_HASH] = { "DDF_FILTER_A_HASH", "hash", T_U8 },
 	[DDF_FILTER_A_BYTES] = { "DDF_FILTER_A_BYTES", "bytes", T_U64 },
+	[DDF_FILTER_A_CPUS] = { "DDF_FILTER_A_CPUS", "cpus", T_U32 },
 };
 
 static const struct adesc action_attrs[] = {
@@ -451,6 +452,7 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 	p->inner_kind = U32(fb[DDF_FILTER_A_INNER_KIND]);
 	p->subfilters = U32(fb[DDF_FILTER_A_SUBFILTERS]);
 	p->p_star = U32(fb[DDF_FILTER_A_P_STAR]);
+	p->cpus = r->filter.cpus = U32(fb[DDF_FILTER_A_CPUS]);
 	r->filter.shape = true;
 	if (fb[DDF_FILTER_A_SEED] &&
 	    mnl_attr_get_payload_len(fb[DDF_FILTER_A_SEED]) == DDF_SEED_LEN) {

@@ -241,6 +241,7 @@ static int replay_filter(struct replay *rp, uint64_t now)
 	p->inner_kind = s->inner_kind;
 	p->subfilters = s->subfilters;
 	p->p_star = s->p_star;
+	p->cpus = s->cpus;
 	/* the kinds that draw: the module's seed is random, here the key's */
 	t = ddf_filter_type_by_kind(p->kind == DDF_KIND_QUEUE ? p->inner_kind :
 								p->kind);

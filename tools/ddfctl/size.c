@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ddfctl.h"
+#include "ddf_age.h"
 #include "ddf_registry.h"
 
 int ddfctl_size_filter(struct ddf_filter_req *f)
@@ -18,6 +19,7 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 		/* beside memory only for the kinds without a window */
 		.fpr = f->fpr,
 		.bytes = f->memory,
+		.cpus = f->cpus,
 	};
 	const char *why = NULL;
 	const char *kind = ddf_kind_name(f->kind);
@@ -28,6 +30,8 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 		f->params.flags = req.flags;
 		f->params.window = f->window;
 		f->params.window_ns = f->window_ns;
+		if (!f->params.cpus)
+			f->params.cpus = f->cpus;
 		if (ddf_params_resolve(&f->params, &why))
 			return ddfctl_err("shape: not a valid %s: %s", kind, why);
 		f->rep.bytes = ddf_filter_memsize(&f->params);
@@ -98,10 +102,10 @@ static void print_size(const struct ddf_filter_req *f)
 	if (ddfctl_json) {
 		printf("{\"filter\": \"%s\", \"params\": {\"k\": %u, \"l\": %u, "
 		       "\"m\": %llu, \"block_bits\": %u, \"block_hashes\": %u, "
-		       "\"fp_bits\": %u, \"window\": %llu}, ",
+		       "\"fp_bits\": %u, \"cpus\": %u, \"window\": %llu}, ",
 		       ddf_kind_name(p->kind), p->k, p->l,
 		       (unsigned long long)p->m, p->block_bits,
-		       p->block_hashes, p->fp_bits,
+		       p->block_hashes, p->fp_bits, p->cpus,
 		       (unsigned long long)p->window);
 		if (p->window_ns)
 			printf("\"window_ns\": %llu, ",
@@ -141,6 +145,15 @@ static void print_size(const struct ddf_filter_req *f)
 	printf("\nmemory      %llu bytes (%.2f bits per element)\n",
 	       (unsigned long long)f->rep.bytes, bpe);
 	printf("fp rate     %.3g analytic\n", f->rep.fpr);
+	if (p->cpus) {
+		uint32_t B = ddf_age_batch(p, ddf_apbf_gen_size(p));
+
+		printf("cpus        %u, insert tickets ", p->cpus);
+		if (B > 1)
+			printf("in batches of %u\n", B);
+		else
+			printf("one at a time\n");
+	}
 }
 
 /* size [filter KIND] [window W] (fpr P | memory SIZE) */
@@ -151,7 +164,7 @@ int cmd_size(int argc, char **argv)
 
 	if (argc == 1 && !strcmp(argv[0], "--help")) {
 		puts("usage: ddfctl [-j] size [filter KIND] window N|N/DURATION|DURATION\n"
-		     "                        [fpr P | memory SIZE]\n"
+		     "                        [fpr P | memory SIZE] [cpus C]\n"
 		     "       ddfctl [-j] size filter sbf|rsbf|bsbf|bsbfsd|rlbsbf memory SIZE [fpr P]\n"
 		     "  the parameters 'rule add' would send, their memory, bits per\n"
 		     "  element and analytic false-positive rate (no kernel needed)\n"
@@ -159,6 +172,9 @@ int cmd_size(int argc, char **argv)
 		     "            DURATION (ns us ms s m h, 10us .. 1h), or a DURATION\n"
 		     "            alone: N = DURATION x 100 kpps, at least 1 (give\n"
 		     "            N/DURATION for long windows or another rate)\n"
+		     "  cpus      apbf, apbbf: CPUs inserting at once (default: this\n"
+		     "            machine's possible CPUs, as the kernel's); each takes\n"
+		     "            insert tickets in batches, which the sizing allows for\n"
 		     "  sbf rsbf bsbf bsbfsd rlbsbf have no window (they forget at\n"
 		     "            random): memory sizes them, fpr beside it is the target\n"
 		     "defaults: filter apbbf fpr 1e-6");
@@ -172,8 +188,9 @@ int cmd_size(int argc, char **argv)
 					  strcmp(kw, "filter") &&
 							  strcmp(kw, "window") &&
 							  strcmp(kw, "fpr") &&
-							  strcmp(kw, "memory") ?
-						  "is not a keyword of size (filter, window, fpr, memory)" :
+							  strcmp(kw, "memory") &&
+							  strcmp(kw, "cpus") ?
+						  "is not a keyword of size (filter, window, fpr, memory, cpus)" :
 						  "needs an argument");
 		arg = argv[++i];
 		if (!strcmp(kw, "filter")) {
@@ -191,8 +208,12 @@ int cmd_size(int argc, char **argv)
 				return -1;
 			fw.memory = arg;
 			fw.fpr_last = false;
+		} else if (!strcmp(kw, "cpus")) {
+			if (parse_cpus(arg, &f.cpus))
+				return -1;
+			fw.cpus = arg;
 		} else {
-			return ddfctl_err("size: '%s' is not a keyword (filter, window, fpr, memory)",
+			return ddfctl_err("size: '%s' is not a keyword (filter, window, fpr, memory, cpus)",
 					  kw);
 		}
 	}

@@ -57,6 +57,9 @@
  *                              when absent, and then never reported
  *     DDF_FILTER_A_HASH     u8   enum ddf_hash_alg (SipHash-1-3 default)
  *     DDF_FILTER_A_BYTES    u64  reply: memory the filter holds
+ *     DDF_FILTER_A_CPUS     u32  apbf, apbbf: CPUs inserting at once, in
+ *                              batches of tickets (the sizing keeps the
+ *                              window); the kernel's CPUs when absent
  *   DDF_A_ACTION       N  what happens to a duplicate
  *     DDF_ACTION_A_TYPE     u8   enum ddf_action
  *     DDF_ACTION_A_MARK     u32  DDF_ACTION_MARK: value
@@ -240,6 +243,7 @@ enum ddf_filter_attr {
 	DDF_FILTER_A_SEED,
 	DDF_FILTER_A_HASH,
 	DDF_FILTER_A_BYTES,
+	DDF_FILTER_A_CPUS,
 	__DDF_FILTER_A_MAX
 };
 #define DDF_FILTER_A_MAX (__DDF_FILTER_A_MAX - 1)
