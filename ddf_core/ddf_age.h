@@ -25,11 +25,14 @@
  * generation t / g. With params.cpus = C > 1, each CPU (its slot, from
  * ddf_env_slot()) reserves B tickets at once with one atomic add and spends
  * them one per insert, so the shared counter is written once per B inserts;
- * a slot's clearing share of the spare is done at the same time. A ticket
- * whose generation has already been shifted out of segment 0 (another CPU
- * ran ahead) is written into the current generation: an element always
- * lands in segment 0 of its time. The cost of batching, bounded by the
- * slack S = C * (B - 1) (the tickets slots may hold unspent):
+ * a slot's clearing share of the spare is done at the same time. An insert
+ * takes its ticket, then reads the generation: a ticket whose generation
+ * has already been shifted out of segment 0 (another CPU ran ahead) is
+ * written into the current generation, so an element is always as young
+ * as its ticket or younger, however long its CPU stalls afterwards. The
+ * cost of batching is bounded by the slack S = C * B: the B - 1 tickets
+ * each slot may hold unspent, and one insert under way per CPU (a ticket
+ * taken whose shift is not yet published):
  *  - shifts can come up to S inserts early, measured from an element: a
  *    key is found for at least l * g - S later inserts, the window;
  *  - a generation can hold up to g + S elements, its capacity.
@@ -126,12 +129,12 @@ static inline uint64_t ddf_age_slot_bytes(const struct ddf_params *p,
 	return (uint64_t)ddf_age_nslots(p, cap) * sizeof(struct ddf_age_slot);
 }
 
-/* S, the tickets slots may hold unspent (count mode; see top). */
+/* S: tickets slots hold unspent, and inserts under way (see top). */
 static inline uint64_t ddf_age_slack(const struct ddf_params *p, uint64_t cap)
 {
 	if (p->flags & DDF_PF_TIME)
 		return 0;
-	return (uint64_t)ddf_age_nslots(p, cap) * (ddf_age_batch(p, cap) - 1);
+	return (uint64_t)ddf_age_nslots(p, cap) * ddf_age_batch(p, cap);
 }
 
 /*
@@ -349,8 +352,9 @@ static inline void ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
 					struct ddf_age_at *ins,
 					struct ddf_age_at *cur)
 {
-	struct ddf_age_at at = ddf_age_load(a);
+	/* the ticket first: a shift published before it is seen below */
 	uint64_t n, t = ddf_age_take(a, &n);
+	struct ddf_age_at at = ddf_age_load(a);
 	uint64_t gn, d;
 
 	if (a->time_mode)
@@ -434,7 +438,7 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 
 			held += e > n ? e - n : 0; /* n > e: a batch meanwhile */
 		}
-		st->window = a->g * a->l - a->nslots * (a->batch - 1);
+		st->window = a->g * a->l - (uint64_t)a->nslots * a->batch;
 		st->inserts = ddf_aword_read(&a->count) - held;
 	}
 	st->fill_ppm = (uint32_t)ddf_div64(set * 1000000ull, a->seg_bits);

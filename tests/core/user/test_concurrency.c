@@ -128,6 +128,7 @@ static void *wt_work(void *arg)
 	struct wt_worker *w = arg;
 	struct wt_shared *sh = w->sh;
 
+	ddf_env_slot_id = (uint32_t)w->id; /* its ticket slot, as a CPU's */
 	pthread_barrier_wait(&sh->go);
 	for (uint64_t i = 0; i < WT_KEYS; i++) {
 		struct ddf_hash h = wt_key(w->id, i);
@@ -160,6 +161,8 @@ DDF_TEST(threads_windows_lose_nothing)
 		uint64_t dups = 0;
 
 		sh.time = i % 2;
+		if (p.kind != DDF_KIND_EXACT)
+			p.cpus = WT_THREADS; /* batched tickets */
 		if (sh.time) {
 			p.flags = DDF_PF_TIME;
 			p.window_ns = all / 4 * WT_STEP;
