@@ -287,9 +287,14 @@ bad=(
 	"no rule|rule del nosuch"
 	"no rule|rule reset nosuch"
 	"sideways|rule reset keep sideways"
+	"exact|rule add x filter exact window 10 cpus 2"
+	"1024|rule add x window 10 cpus 1025"
 )
 before=$(ip netns exec "$rcv" ddfctl save)
 expect_eq "$(grep -c '^rule add' <<<"$before")" 2 "rules saved before"
+# apbf and apbbf rules are sized for the kernel's CPUs (batched tickets)
+cpus=$(($(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1))
+expect_eq "$(grep -c ",cpus=$cpus\b" <<<"$before")" 2 "rules sized for $cpus CPUs"
 for row in "${bad[@]}"; do
 	want=${row%%|*}
 	cmd=${row#*|}

@@ -91,6 +91,7 @@ DDF_TEST(tickets_sizing_keeps_window)
  * all through the run; the stats count every insert, no held ticket.
  */
 #define TK_C 4
+#define TK_PROBES 200000ull
 
 DDF_TEST(tickets_adversarial_order_keeps_window)
 {
@@ -98,7 +99,8 @@ DDF_TEST(tickets_adversarial_order_keeps_window)
 
 	for (unsigned int s = 0; s < DDF_ARRAY_SIZE(tk_shapes); s++) {
 		struct ddf_params p = tk_shapes[s];
-		uint64_t rng = 0xadd5 + s, n, missing = 0, checks = 0;
+		uint64_t rng = 0xadd5 + s, n, missing = 0, checks = 0, fp = 0;
+		double fpr;
 		struct ddf_stats st = { 0 };
 		struct ddf_filter *f;
 
@@ -129,14 +131,24 @@ DDF_TEST(tickets_adversarial_order_keeps_window)
 		}
 		ddf_env_slot_id = UINT32_MAX;
 		ddf_filter_stats(f, &st);
-		DDF_LOG(t, "%s k=%u l=%u cpus %u: window %llu, slack %llu, %llu inserts, %llu checkpoints of the last window: %llu missing; stats: %llu inserts, generation %llu",
+		/* the analytic rate holds: generations are full at g + S */
+		for (uint64_t i = 0; i < TK_PROBES; i++) {
+			struct ddf_hash q = tk_key(n + 1000 + i);
+
+			fp += ddf_filter_lookup(f, &q, 0);
+		}
+		fpr = ddf_fpr_analytic(&p);
+		DDF_LOG(t, "%s k=%u l=%u cpus %u: window %llu, slack %llu, %llu inserts, %llu checkpoints of the last window: %llu missing; stats: %llu inserts, generation %llu; false positives %llu of %llu, analytic %.3g",
 			ddf_kind_name(p.kind), p.k, p.l, p.cpus,
 			(unsigned long long)p.window,
 			(unsigned long long)tk_slack(&p),
 			(unsigned long long)n, (unsigned long long)checks,
 			(unsigned long long)missing,
 			(unsigned long long)st.inserts,
-			(unsigned long long)st.generation);
+			(unsigned long long)st.generation,
+			(unsigned long long)fp, TK_PROBES, fpr);
+		DDF_EXPECT(t, fp <= 1.1 * fpr * TK_PROBES +
+				   4 * ddf_sqrt(fpr * TK_PROBES) + 3);
 		DDF_EXPECT_EQ(t, missing, 0);
 		DDF_EXPECT_EQ(t, st.inserts, n);
 		DDF_EXPECT(t, st.generation >= n / st.gen_size - 1);
