@@ -11,11 +11,13 @@
  * It never allocates or sleeps and takes no lock: the rule is reached
  * through the hook's priv under the RCU read lock that nf_hook_slow()
  * holds, the filter through an RCU pointer, and the counters are per CPU.
- * BH is disabled around the filter and the counters, since the output hook
- * runs in process context and a filter must not be re-entered on one CPU.
+ * BH is off around the filter and the counters (nf_ddf_bh_off()), since
+ * the output hook runs in process context and a filter must not be
+ * re-entered on one CPU.
  */
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
+#include <linux/preempt.h>
 #include <linux/skbuff.h>
 #include <linux/timekeeping.h>
 
@@ -30,16 +32,36 @@ static bool nf_ddf_dev_match(const char *name, const struct net_device *dev)
 	return dev && !strncmp(dev->name, name, IFNAMSIZ);
 }
 
+/*
+ * A filter must not be re-entered on one CPU, and the per-CPU counters
+ * need the CPU to stay: bottom halves off. The receive path runs in a
+ * softirq, or with them off already (softirq_count()); only process
+ * context, the output path, pays for turning them off and on.
+ */
+static __always_inline bool nf_ddf_bh_off(void)
+{
+	if (softirq_count())
+		return false;
+	local_bh_disable();
+	return true;
+}
+
+static __always_inline void nf_ddf_bh_on(bool turned_off)
+{
+	if (turned_off)
+		local_bh_enable();
+}
+
 static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
 {
 	struct nf_ddf_pcpu *c;
+	bool bh = nf_ddf_bh_off();
 
-	local_bh_disable();
 	c = this_cpu_ptr(rule->stats);
 	u64_stats_update_begin(&c->syncp);
 	c->unparsed++;
 	u64_stats_update_end(&c->syncp);
-	local_bh_enable();
+	nf_ddf_bh_on(bh);
 }
 
 /*
@@ -58,7 +80,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 	struct nf_ddf_pcpu *c;
 	int verdict = DDF_XDP_PASS;
 	u64 now = 0;
-	bool dup;
+	bool dup, bh;
 
 	switch (keyed) {
 	case DDF_KEY_HASHED:
@@ -73,7 +95,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 	if (rule->params.flags & DDF_PF_TIME)
 		now = ktime_get_ns();
 
-	local_bh_disable();
+	bh = nf_ddf_bh_off();
 	fm = rcu_dereference(rule->fm);
 	if (insert)
 		dup = ddf_filter_test_and_insert(fm->filter, h, now);
@@ -98,7 +120,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 		}
 	}
 	u64_stats_update_end(&c->syncp);
-	local_bh_enable();
+	nf_ddf_bh_on(bh);
 	return verdict;
 }
 
