@@ -348,9 +348,9 @@ static inline uint64_t ddf_age_take(struct ddf_age *a, uint64_t *n)
  * Time mode: the timestamp's generation; a lagging one goes to the oldest
  * live segments instead.
  */
-static inline void ddf_age_begin_insert(struct ddf_age *a, uint64_t now,
-					struct ddf_age_at *ins,
-					struct ddf_age_at *cur)
+static DDF_ALWAYS_INLINE void
+ddf_age_begin_insert(struct ddf_age *a, uint64_t now, struct ddf_age_at *ins,
+		     struct ddf_age_at *cur)
 {
 	/* the ticket first: a shift published before it is seen below */
 	uint64_t n, t = ddf_age_take(a, &n);
