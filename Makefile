@@ -7,6 +7,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter
 CORE_CPPFLAGS := -Iddf_core -Iddf_core/env/user
 B       := build
+# the VM lanes and benchmarks take their binaries from the same directory
+export DDF_BUILD := $(abspath $(B))
 
 CORE_SRCS := $(wildcard ddf_core/*.c)
 CORE_OBJS := $(patsubst ddf_core/%.c,$(B)/core/%.o,$(CORE_SRCS))
@@ -289,7 +291,7 @@ dkms-src:
 tcpdump-tests:
 	-@scripts/fetch-tcpdump-tests.sh >/dev/null
 
-# The lanes copy build/ddfctl, build/ddfpkt and the rest of "all" into the VMs;
+# The lanes copy $(B)/ddfctl, $(B)/ddfpkt and the rest of "all" into the VMs;
 # the kernel-path benchmark's smoke run goes with them.
 check-vm: all tcpdump-tests
 	@rc=0; tests/qemu/run.sh stock || rc=1; \

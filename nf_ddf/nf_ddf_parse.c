@@ -174,8 +174,12 @@ static int nf_ddf_parse_filter(struct nf_ddf_rule *rule, struct nlattr *nest,
 	p->subfilters = nf_ddf_get_u32(tb, DDF_FILTER_A_SUBFILTERS, 0);
 	p->p_star = nf_ddf_get_u32(tb, DDF_FILTER_A_P_STAR, 0);
 	p->cpus = nf_ddf_get_u32(tb, DDF_FILTER_A_CPUS, 0);
-	/* batched tickets, one slot per CPU (ddf_age.h); more share one */
-	if (!tb[DDF_FILTER_A_CPUS] &&
+	/*
+	 * Batched tickets, a slot per CPU (ddf_age.h), when the kernel sizes
+	 * the filter itself; a shape sent without cpus was sized for none,
+	 * and is kept as it was sized.
+	 */
+	if (!tb[DDF_FILTER_A_CPUS] && !tb[DDF_FILTER_A_M] &&
 	    (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF))
 		p->cpus = min_t(u32, nr_cpu_ids, DDF_MAX_CPUS);
 	nf_ddf_rng_seed(p);
