@@ -724,8 +724,60 @@ static void npr_test(struct kunit *test)
 	}
 }
 
+/*
+ * The CPUs an apbf or apbbf filter is sized for: the kernel's when it sizes
+ * the filter itself, none for a shape sent without them (sized so), and
+ * those sent.
+ */
+static void npr_cpus_test(struct kunit *test)
+{
+	static const struct npr_case cs[] = {
+		{ "sized here", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBBF),
+		  NPR_WINDOW(100000), NP_IN_U32(DDF_FILTER_A_K, 6),
+		  NP_IN_U32(DDF_FILTER_A_L, 18) } },
+		{ "a shape", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBF),
+		  NPR_WINDOW(100000), NP_IN_U32(DDF_FILTER_A_K, 6),
+		  NP_IN_U32(DDF_FILTER_A_L, 18), NP_IN_U64(DDF_FILTER_A_M, 50000) } },
+		{ "cpus 3", { NP_NAME, NPR_FILTER, NPR_KIND(DDF_FILTER_APBBF),
+		  NPR_WINDOW(100000), NP_IN_U32(DDF_FILTER_A_K, 6),
+		  NP_IN_U32(DDF_FILTER_A_L, 18), NP_IN_U32(DDF_FILTER_A_CPUS, 3) } },
+	};
+	const u32 want[] = { min_t(u32, nr_cpu_ids, DDF_MAX_CPUS), 0, 3 };
+
+	for (int i = 0; i < ARRAY_SIZE(cs); i++) {
+		struct nlattr *where[NPK_ATTRS] = { };
+		struct netlink_ext_ack extack = { };
+		struct nf_ddf_rule *tmpl;
+		struct nlattr **tb;
+		struct sk_buff *skb;
+		u64 bytes = 0;
+		int err;
+
+		tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+		tmpl = kunit_kzalloc(test, sizeof(*tmpl), GFP_KERNEL);
+		skb = alloc_skb(1024, GFP_KERNEL);
+		KUNIT_ASSERT_TRUE(test, tb && tmpl && skb);
+		KUNIT_ASSERT_TRUE(test, npk_build(skb, cs[i].a, where));
+		err = nla_parse(tb, DDF_A_MAX, (struct nlattr *)skb->data,
+				skb->len, nf_ddf_policy, &extack);
+		if (!err)
+			err = nf_ddf_rule_parse(tmpl, tb, &extack);
+		if (!err)
+			err = nf_ddf_params_size(&tmpl->params, tb[DDF_A_FILTER],
+						 &bytes, &extack);
+		kfree_skb(skb);
+		KUNIT_ASSERT_EQ_MSG(test, err, 0, "%s: %s", cs[i].desc,
+				    extack._msg ? extack._msg : "(no message)");
+		KUNIT_EXPECT_EQ_MSG(test, tmpl->params.cpus, want[i], "%s",
+				    cs[i].desc);
+		KUNIT_EXPECT_GE_MSG(test, tmpl->params.window, 100000ull, "%s",
+				    cs[i].desc);
+	}
+}
+
 static struct kunit_case npr_test_cases[] = {
 	KUNIT_CASE_PARAM(npr_test, npr_gen_params),
+	KUNIT_CASE(npr_cpus_test),
 	{}
 };
 
