@@ -164,9 +164,9 @@ while (($(sent) == 0)); do
 done
 
 # ---- templates: every hook, both families, drop, mark and count, count
-# and time windows ----
+# and time windows; t-mark4 large enough for batched tickets on 2 CPUs ----
 cat >"$tmp/templates" <<EOF
-rule add t-mark4 family ip hook prerouting key saddr,daddr,proto,sport,dport window 2000 fpr 1e-3 action mark 0x1/0x1
+rule add t-mark4 family ip hook prerouting key saddr,daddr,proto,sport,dport window 20000 fpr 1e-3 action mark 0x1/0x1
 rule add t-cnt6 family ip6 hook prerouting window 1000/1ms fpr 1e-3 action count
 rule add t-in family inet hook input filter qqhtd window 2000 fpr 1e-3 action drop
 rule add t-fwd family inet hook forward priority -50 filter exact window 1000/5ms action drop
