@@ -19,6 +19,26 @@
  * The false-positive rate on fresh keys: test and insert warm + n keys of
  * the stream *s; the share of the last n reported as duplicates.
  */
+/* This thread's ticket slot (ddf_age.h), UINT32_MAX for none. */
+static _Thread_local uint32_t ddf_test_slot_id = UINT32_MAX;
+
+static inline uint32_t ddf_test_slot(void)
+{
+	return ddf_test_slot_id;
+}
+
+/* Let threads insert through slots: once, before they start. */
+static inline void ddf_test_use_slots(void)
+{
+	ddf_env_slot_fn = ddf_test_slot;
+}
+
+/* Insert through slot id from this thread on (UINT32_MAX: none). */
+static inline void ddf_test_set_slot(uint32_t id)
+{
+	ddf_test_slot_id = id;
+}
+
 static inline double ddf_test_fresh_fpr(struct ddf_filter *f, uint64_t warm,
 					uint64_t n, uint64_t *s)
 {

@@ -27,6 +27,14 @@ struct th_arg {
 	uint32_t slot;
 };
 
+/* The calling thread's ticket slot, for ddf_env_slot() (ddf_env.h). */
+static _Thread_local uint32_t th_slot_id = UINT32_MAX;
+
+static uint32_t th_slot(void)
+{
+	return th_slot_id;
+}
+
 /* Counts in locals: the threads' th_arg share lines, no writes there. */
 static void *th_run(void *arg)
 {
@@ -35,7 +43,7 @@ static void *th_run(void *arg)
 	uint64_t seed = a->seed, ops = 0, dups = 0;
 
 	/* this thread alone inserts through its ticket slot, as a CPU does */
-	ddf_env_slot_id = a->slot;
+	th_slot_id = a->slot;
 	pthread_barrier_wait(&sh->go);
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < TH_BATCH; i++) {
@@ -69,6 +77,7 @@ static double th_measure(struct ddf_filter *f, unsigned int n, uint64_t *seed,
 		exit(1);
 	}
 	pthread_barrier_init(&sh.go, NULL, n + 1);
+	ddf_env_slot_fn = th_slot; /* before the threads, which read it */
 	for (unsigned int i = 0; i < n; i++) {
 		/* distinct streams: seeds 2^40 apart, never met in a run */
 		a[i] = (struct th_arg){ &sh, *seed + ((uint64_t)i << 40), 0, 0,

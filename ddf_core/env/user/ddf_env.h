@@ -91,15 +91,17 @@ static inline bool ddf_aword_try_cmpxchg(ddf_aword *w, uint64_t *old,
 }
 
 /*
- * The caller's ticket slot (ddf_age.h): a thread that alone inserts
- * through slot i sets ddf_env_slot_id = i; the default, no slot, takes
- * every ticket from the shared counter. Weak, so the header defines it.
+ * The caller's ticket slot (ddf_age.h). A program whose threads each
+ * insert through a slot of their own points ddf_env_slot_fn at a function
+ * giving the calling thread's (a thread-local of the program's); unset,
+ * every insert takes its ticket from the shared counter. A plain pointer,
+ * weak so that the header defines it: the core itself needs no TLS.
  */
-__attribute__((weak)) _Thread_local uint32_t ddf_env_slot_id = UINT32_MAX;
+__attribute__((weak)) uint32_t (*ddf_env_slot_fn)(void);
 
 static inline uint32_t ddf_env_slot(void)
 {
-	return ddf_env_slot_id;
+	return ddf_env_slot_fn ? ddf_env_slot_fn() : UINT32_MAX;
 }
 
 static inline void ddf_cpu_relax(void)

@@ -5,7 +5,7 @@
  * lost: every key inside the window is found afterwards.
  */
 #include <pthread.h>
-#include "ddf_test_util.h"
+#include "ddf_test_user.h"
 
 struct worker {
 	struct ddf_filter *f;
@@ -128,7 +128,7 @@ static void *wt_work(void *arg)
 	struct wt_worker *w = arg;
 	struct wt_shared *sh = w->sh;
 
-	ddf_env_slot_id = (uint32_t)w->id; /* its ticket slot, as a CPU's */
+	ddf_test_set_slot((uint32_t)w->id); /* its ticket slot, as a CPU's */
 	pthread_barrier_wait(&sh->go);
 	for (uint64_t i = 0; i < WT_KEYS; i++) {
 		struct ddf_hash h = wt_key(w->id, i);
@@ -174,6 +174,7 @@ DDF_TEST(threads_windows_lose_nothing)
 		sh.when = ddf_test_alloc(t, all * sizeof(*sh.when));
 		DDF_ASSERT(t, sh.f && sh.when);
 		pthread_barrier_init(&sh.go, NULL, WT_THREADS);
+		ddf_test_use_slots();
 		for (uint64_t j = 0; j < WT_THREADS; j++) {
 			w[j] = (struct wt_worker){ &sh, j, 0 };
 			pthread_create(&th[j], NULL, wt_work, &w[j]);

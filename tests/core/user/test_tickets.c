@@ -8,8 +8,7 @@
  */
 #include <pthread.h>
 #include "ddf_age.h"
-#include "ddf_size.h"
-#include "ddf_test_util.h"
+#include "ddf_test_user.h"
 
 static const struct ddf_params tk_shapes[] = {
 	{ .kind = DDF_KIND_APBF, .k = 4, .l = 6 },
@@ -111,13 +110,14 @@ DDF_TEST(tickets_adversarial_order_keeps_window)
 		DDF_ASSERT_MSG(t, tk_slack(&p) > 0, "%s: no batching to test",
 			       ddf_kind_name(p.kind));
 		n = 12 * p.window;
+		ddf_test_use_slots();
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t r = ddf_test_rand(&rng);
 			struct ddf_hash h = tk_key(i);
 
 			/* slot 0: 1 in 500; the others share the rest */
-			ddf_env_slot_id = r % 500 == 0 ? 0 :
-					  1 + (uint32_t)((r >> 20) % (TK_C - 1));
+			ddf_test_set_slot(r % 500 == 0 ? 0 :
+					  1 + (uint32_t)((r >> 20) % (TK_C - 1)));
 			ddf_filter_test_and_insert(f, &h, 0);
 			if (i + 1 >= p.window && (i + 1) % (p.window / 3) == 0) {
 				for (uint64_t j = i + 1 - p.window; j <= i;
@@ -129,7 +129,7 @@ DDF_TEST(tickets_adversarial_order_keeps_window)
 				checks++;
 			}
 		}
-		ddf_env_slot_id = UINT32_MAX;
+		ddf_test_set_slot(UINT32_MAX);
 		ddf_filter_stats(f, &st);
 		/* the analytic rate holds: generations are full at g + S */
 		for (uint64_t i = 0; i < TK_PROBES; i++) {
@@ -185,7 +185,7 @@ static void *tk_work(void *arg)
 	struct tk_worker *w = arg;
 	struct tk_shared *sh = w->sh;
 
-	ddf_env_slot_id = w->id;
+	ddf_test_set_slot(w->id);
 	pthread_barrier_wait(&sh->go);
 	for (uint64_t i = 0; i < TK_KEYS; i++) {
 		uint64_t j = w->id * TK_KEYS + i;
@@ -216,6 +216,7 @@ DDF_TEST(tickets_threads_keep_window)
 		sh.when = ddf_test_alloc(t, all * sizeof(*sh.when));
 		DDF_ASSERT(t, sh.f && sh.when);
 		pthread_barrier_init(&sh.go, NULL, TK_THREADS);
+		ddf_test_use_slots();
 		for (uint32_t j = 0; j < TK_THREADS; j++) {
 			w[j] = (struct tk_worker){ &sh, j };
 			pthread_create(&th[j], NULL, tk_work, &w[j]);
