@@ -52,6 +52,17 @@ static inline uint64_t ddf_hash_nth(const struct ddf_hash *h, uint64_t i)
 	return ddf_fmix64(h->h1 + i * (h->h2 | 1));
 }
 
+/*
+ * The i-th derived hash without the mix: h1 + i * h2, plain double hashing.
+ * Each value alone is as uniform as h1; callers that take both the top bits
+ * and a product with an odd constant from it (APBBF's block and bits) need
+ * nothing more, and neighbouring i are different segments' arrays.
+ */
+static inline uint64_t ddf_hash_dh(const struct ddf_hash *h, uint64_t i)
+{
+	return h->h1 + i * (h->h2 | 1);
+}
+
 /* Map a uniform 64-bit value onto [0, n) without division. */
 static inline uint64_t ddf_reduce(uint64_t x, uint64_t n)
 {

@@ -17,7 +17,7 @@
  * Where it wants them. The filter is count based: packet t (from 0) is in
  * generation G = t / g, whose logical segment i is physical segment
  * (i - G) mod (k + l + 1), and a packet's block in physical segment p is
- * reduce(fmix64(h1 + p * (h2 | 1)), m) (ddf_apbbf.c, ddf_hash.h). Two
+ * reduce(h1 + p * (h2 | 1), m) (ddf_apbbf.c, ddf_hash_dh()). Two
  * kinds of packets, both aimed at block 0 of every segment:
  *  - two of three packets flood: their blocks in logical segments
  *    0 .. k-1, the ones their insert sets bits in, are block 0, so every
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 				uint32_t ph = (uint32_t)((first + i + nseg -
 							  G % nseg) % nseg);
 
-				hit = ddf_reduce(ddf_hash_nth(&h, ph), p.m) == 0;
+				hit = ddf_reduce(ddf_hash_dh(&h, ph), p.m) == 0;
 			}
 		} while (!hit);
 		pcap_record(out, t, frame);
