@@ -527,38 +527,94 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 /* ---- field form ---- */
 
 /*
- * Hash 0x01 and the n bytes at off when present and inside the packet,
- * else 0x00. False when the reader fails inside the packet.
+ * The field form's string is put together in a small buffer, a few stores
+ * a piece, and compressed a word at a time: pushing its one- and two-byte
+ * pieces into the stream one by one cost more than the SipHash rounds.
+ * The buffer starts with the bytes the stream has pending (a link layer's
+ * tail), so its words are the stream's. Its head (up to the payload's
+ * bytes) is at most 69 bytes (two IPv6 addresses and every other field);
+ * a payload of up to DDF_KEY_READ_MAX bytes joins it, a longer one is
+ * streamed from the packet after it.
+ */
+#define DDF_KEY_FBUF (8 + 69 + DDF_KEY_READ_MAX + 16)
+
+struct ddf_key_fbuf {
+	uint32_t n;
+	uint8_t b[DDF_KEY_FBUF];
+};
+
+/* Append n (1..8) bytes given as a little-endian value w. */
+static DDF_ALWAYS_INLINE void ddf_fbuf_put(struct ddf_key_fbuf *kb,
+					   uint64_t w, uint32_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	/* one 8-byte store, of which the next piece keeps all but n */
+	memcpy(kb->b + kb->n, &w, 8);
+	kb->n += n;
+}
+
+/* Start kb with st's pending bytes, taking them out of st. */
+static DDF_ALWAYS_INLINE void ddf_fbuf_begin(struct ddf_key_fbuf *kb,
+					     struct ddf_sipstate *st)
+{
+	kb->n = 0;
+	ddf_fbuf_put(kb, st->tail, st->len & 7);
+	st->len -= kb->n;
+	st->tail = 0;
+}
+
+/* Compress kb's whole words into st, its last bytes pending; empty kb. */
+static DDF_ALWAYS_INLINE void ddf_fbuf_flush(struct ddf_key_fbuf *kb,
+					     struct ddf_sipstate *st,
+					     int rounds)
+{
+	uint32_t i;
+
+	for (i = 0; i + 8 <= kb->n; i += 8)
+		ddf_sip_compress(st, ddf_sip_load_le64(kb->b + i), rounds);
+	st->tail = ddf_sip_partial(kb->b + i, kb->n - i);
+	st->len += kb->n;
+	kb->n = 0;
+}
+
+/*
+ * Append 0x01 and the n (at most 16) bytes at off when present and inside
+ * the packet, else 0x00. False when the reader fails inside the packet.
  */
 static DDF_ALWAYS_INLINE bool ddf_key_field(struct ddf_key_pkt *p,
-					    struct ddf_sipstate *st,
+					    struct ddf_key_fbuf *kb,
 					    bool present, uint32_t off,
-					    uint32_t n, int rounds)
+					    uint32_t n)
 {
 	const uint8_t *d;
 
 	if (!present || !ddf_key_has(p, off, n)) {
-		ddf_sip_push(st, 0, 1, rounds);
+		ddf_fbuf_put(kb, 0, 1);
 		return true;
 	}
 	d = ddf_key_get(p, off, n);
 	if (!d)
 		return false;
-	ddf_sip_push(st, 1, 1, rounds);
-	ddf_key_push_bytes(st, d, n, rounds);
+	kb->b[kb->n] = 1;
+	memcpy(kb->b + kb->n + 1, d, n);
+	kb->n += 1 + n;
 	return true;
 }
 
 static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 					      struct ddf_sipstate *st,
+					      struct ddf_key_fbuf *kb,
 					      const struct ddf_key_spec *s,
 					      int rounds)
 {
 	const struct ddf_key_info *ki = &p->ki;
 	uint32_t avail, start, n;
+	const uint8_t *d;
 
 	if (!(ki->flags & DDF_KEY_F_PAYLOAD)) {
-		ddf_sip_push(st, 0, 1, rounds);
+		ddf_fbuf_put(kb, 0, 1);
 		return true;
 	}
 	avail = p->len - ki->payoff;
@@ -569,23 +625,34 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 	if (n > s->payload_len)
 		n = s->payload_len;
 	/* 1, the length in 2 bytes big-endian */
-	ddf_sip_push(st, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
-			 (uint64_t)(n & 0xff) << 16, 3, rounds);
+	ddf_fbuf_put(kb, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
+			 (uint64_t)(n & 0xff) << 16, 3);
+	if (n <= DDF_KEY_READ_MAX) {
+		d = n ? ddf_key_get(p, start, n) : kb->b;
+		if (!d)
+			return false;
+		memcpy(kb->b + kb->n, d, n);
+		kb->n += n;
+		return true;
+	}
+	ddf_fbuf_flush(kb, st, rounds);
 	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
 		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
 							  DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, start + off, c);
 
+		d = ddf_key_get(p, start + off, c);
 		if (!d)
 			return false;
-		ddf_key_push_bytes(st, d, c, rounds);
+		ddf_sip_update(st, d, c);
 	}
+	/* the trailer goes behind the bytes the payload left pending */
+	ddf_fbuf_begin(kb, st);
 	return true;
 }
 
 /*
- * The field form's string (see ddf_key.h), each piece built in registers
- * and pushed into a local copy of the stream: no per-piece update calls.
+ * The field form's string (see ddf_key.h), in a buffer (above) compressed
+ * into a local copy of the stream.
  */
 static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 					       const struct ddf_key_spec *s,
@@ -598,6 +665,7 @@ static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 	bool l4hdr = (fl & DDF_KEY_F_L4) && !(fl & DDF_KEY_F_LATER);
 	bool ports = false, tcp = false, icmp = false;
 	struct ddf_sipstate st = p->st;
+	struct ddf_key_fbuf kb;
 	bool ok = true;
 
 	if (l4hdr) {
@@ -615,52 +683,56 @@ static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 	}
 
 	/* 'F', the family, the field mask in 4 bytes big-endian */
-	ddf_sip_push(&st, 'F', 1, rounds);
-	ddf_sip_push(&st, ki->family, 1, rounds);
-	ddf_key_push_be(&st, f, 4, rounds);
+	ddf_fbuf_begin(&kb, &st);
+	ddf_fbuf_put(&kb, 'F' | (uint64_t)ki->family << 8, 2);
+	ddf_key_put_be32(kb.b + kb.n, f);
+	kb.n += 4;
 	if (f & DDF_KF_SADDR)
-		ok &= ddf_key_field(p, &st, true, v6 ? 8 : 12, alen, rounds);
+		ok &= ddf_key_field(p, &kb, true, v6 ? 8 : 12, alen);
 	if (f & DDF_KF_DADDR)
-		ok &= ddf_key_field(p, &st, true, v6 ? 24 : 16, alen, rounds);
+		ok &= ddf_key_field(p, &kb, true, v6 ? 24 : 16, alen);
 	if (f & DDF_KF_PROTO) {
 		if (fl & DDF_KEY_F_L4)
-			ddf_sip_push(&st, 1 | (uint64_t)ki->proto << 8, 2,
-				     rounds);
+			ddf_fbuf_put(&kb, 1 | (uint64_t)ki->proto << 8, 2);
 		else
-			ddf_sip_push(&st, 0, 1, rounds);
+			ddf_fbuf_put(&kb, 0, 1);
 	}
 	if (f & DDF_KF_SPORT)
-		ok &= ddf_key_field(p, &st, ports, l4, 2, rounds);
+		ok &= ddf_key_field(p, &kb, ports, l4, 2);
 	if (f & DDF_KF_DPORT)
-		ok &= ddf_key_field(p, &st, ports, l4 + 2, 2, rounds);
+		ok &= ddf_key_field(p, &kb, ports, l4 + 2, 2);
 	if (f & DDF_KF_IPID) {
 		if (!v6) {
-			ok &= ddf_key_field(p, &st, true, 4, 2, rounds);
+			ok &= ddf_key_field(p, &kb, true, 4, 2);
 		} else if (fl & DDF_KEY_F_FRAGHDR) {
-			ddf_sip_push(&st, 1, 1, rounds);
-			ddf_key_push_be(&st, ki->frag_id, 4, rounds);
+			kb.b[kb.n] = 1;
+			ddf_key_put_be32(kb.b + kb.n + 1, ki->frag_id);
+			kb.n += 5;
 		} else {
-			ddf_sip_push(&st, 0, 1, rounds);
+			ddf_fbuf_put(&kb, 0, 1);
 		}
 	}
 	if (f & DDF_KF_TCPSEQ)
-		ok &= ddf_key_field(p, &st, tcp, l4 + 4, 4, rounds);
+		ok &= ddf_key_field(p, &kb, tcp, l4 + 4, 4);
 	if (f & DDF_KF_TCPACK)
-		ok &= ddf_key_field(p, &st, tcp, l4 + 8, 4, rounds);
+		ok &= ddf_key_field(p, &kb, tcp, l4 + 8, 4);
 	if (f & DDF_KF_ICMPID)
-		ok &= ddf_key_field(p, &st, icmp, l4 + 4, 2, rounds);
+		ok &= ddf_key_field(p, &kb, icmp, l4 + 4, 2);
 	if (f & DDF_KF_PAYLOAD)
-		ok &= ddf_key_payload(p, &st, s, rounds);
+		ok &= ddf_key_payload(p, &st, &kb, s, rounds);
 
 	/* the fragment trailer: 1, id (4), offset (2), MF (1); or 0 */
 	if (fl & DDF_KEY_F_LATER) {
-		ddf_sip_push(&st, 1, 1, rounds);
-		ddf_key_push_be(&st, ki->frag_id, 4, rounds);
-		ddf_key_push_be(&st, ki->frag_off, 2, rounds);
-		ddf_sip_push(&st, fl & DDF_KEY_F_MF ? 1 : 0, 1, rounds);
+		kb.b[kb.n] = 1;
+		ddf_key_put_be32(kb.b + kb.n + 1, ki->frag_id);
+		kb.b[kb.n + 5] = (uint8_t)(ki->frag_off >> 8);
+		kb.b[kb.n + 6] = (uint8_t)ki->frag_off;
+		kb.b[kb.n + 7] = fl & DDF_KEY_F_MF ? 1 : 0;
+		kb.n += 8;
 	} else {
-		ddf_sip_push(&st, 0, 1, rounds);
+		ddf_fbuf_put(&kb, 0, 1);
 	}
+	ddf_fbuf_flush(&kb, &st, rounds);
 	p->st = st;
 	return ok;
 }

@@ -235,6 +235,50 @@ DDF_TEST(ddf_link_plain_and_tagged)
 	ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, 9 + ipn);
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2), "the VLAN prefix 'Q' 1 VID");
 
+	/*
+	 * The field form behind the prefix, whose 4 bytes are still pending
+	 * in the stream: a payload short enough to be copied with the other
+	 * fields (3 bytes) and one that is streamed after them (90 of 100).
+	 */
+	for (uint32_t plen = 3, pay = 40; plen <= 90; plen += 87, pay += 60) {
+		uint32_t k = 4;
+
+		m = tl_eth(g, 0, 0x10, 0x8100);
+		m = tl_tag(g, m, 0x200a, 0x0800);
+		m = tl_ip4udp(g, m, 64, 1000, 2000, pay, 1);
+		s.form = DDF_KEY_FIELDS;
+		s.fields = DDF_KF_SADDR | DDF_KF_DPORT | DDF_KF_PAYLOAD;
+		s.payload_off = 0;
+		s.payload_len = (uint16_t)plen;
+		DDF_EXPECT_EQ(t, tl_hash(t, &s, &tl_ether, g, m, &h1, NULL,
+					 "tagged fields"),
+			      DDF_KEY_HASHED);
+		w[k++] = 'F';
+		w[k++] = 4;
+		tl_put32(w + k, s.fields);
+		k += 4;
+		w[k++] = 1;
+		memcpy(w + k, g + 18 + 12, 4); /* saddr */
+		k += 4;
+		w[k++] = 1;
+		tl_put16(w + k, 2000);
+		k += 2;
+		w[k++] = 1;
+		tl_put16(w + k, plen);
+		k += 2;
+		memcpy(w + k, g + 18 + 28, plen);
+		k += plen;
+		w[k++] = 0; /* not a later fragment */
+		ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, k);
+		DDF_EXPECT_MSG(t, tl_same(&h1, &h2),
+			       "'Q' 1 VID, then the field string, payload %u",
+			       plen);
+	}
+	tl_spec(&s, 0, 0);
+	m = tl_eth(g, 0, 0x10, 0x8100);
+	m = tl_tag(g, m, 0x200a, 0x0800);
+	m = tl_ip4udp(g, m, 64, 1000, 2000, 40, 1);
+
 	/* the same tag taken out by the link keys the same */
 	{
 		struct ddf_key_link lk = { DDF_LINK_ETHER, 0x8100, 0x200a };
