@@ -543,16 +543,36 @@ struct ddf_key_fbuf {
 	uint8_t b[DDF_KEY_FBUF];
 };
 
-/* Append n (1..8) bytes given as a little-endian value w. */
+/*
+ * Append n (1..8) bytes given as a little-endian value w: all 8 bytes are
+ * stored (the compiler merges the byte stores into one), the next piece
+ * goes over those past n. No memcpy(): a fortified kernel checks each
+ * call at run time, and one of variable length is a call.
+ */
 static DDF_ALWAYS_INLINE void ddf_fbuf_put(struct ddf_key_fbuf *kb,
 					   uint64_t w, uint32_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	/* one 8-byte store, of which the next piece keeps all but n */
-	memcpy(kb->b + kb->n, &w, 8);
+	uint8_t *d = kb->b + kb->n;
+
+	d[0] = (uint8_t)w;
+	d[1] = (uint8_t)(w >> 8);
+	d[2] = (uint8_t)(w >> 16);
+	d[3] = (uint8_t)(w >> 24);
+	d[4] = (uint8_t)(w >> 32);
+	d[5] = (uint8_t)(w >> 40);
+	d[6] = (uint8_t)(w >> 48);
+	d[7] = (uint8_t)(w >> 56);
 	kb->n += n;
+}
+
+/* Append the n bytes at d, 8 at a time. */
+static DDF_ALWAYS_INLINE void ddf_fbuf_copy(struct ddf_key_fbuf *kb,
+					    const uint8_t *d, uint32_t n)
+{
+	for (; n >= 8; n -= 8, d += 8)
+		ddf_fbuf_put(kb, ddf_sip_load_le64(d), 8);
+	if (n)
+		ddf_fbuf_put(kb, ddf_sip_partial(d, n), n);
 }
 
 /* Start kb with st's pending bytes, taking them out of st. */
@@ -597,9 +617,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_field(struct ddf_key_pkt *p,
 	d = ddf_key_get(p, off, n);
 	if (!d)
 		return false;
-	kb->b[kb->n] = 1;
-	memcpy(kb->b + kb->n + 1, d, n);
-	kb->n += 1 + n;
+	ddf_fbuf_put(kb, 1, 1);
+	ddf_fbuf_copy(kb, d, n);
 	return true;
 }
 
@@ -631,8 +650,7 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 		d = n ? ddf_key_get(p, start, n) : kb->b;
 		if (!d)
 			return false;
-		memcpy(kb->b + kb->n, d, n);
-		kb->n += n;
+		ddf_fbuf_copy(kb, d, n);
 		return true;
 	}
 	ddf_fbuf_flush(kb, st, rounds);
@@ -665,7 +683,7 @@ static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 	bool l4hdr = (fl & DDF_KEY_F_L4) && !(fl & DDF_KEY_F_LATER);
 	bool ports = false, tcp = false, icmp = false;
 	struct ddf_sipstate st = p->st;
-	struct ddf_key_fbuf kb;
+	struct ddf_key_fbuf kb DDF_NOINIT; /* every byte read is written first */
 	bool ok = true;
 
 	if (l4hdr) {
