@@ -382,17 +382,6 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 
 /* ---- the key string, built in registers ---- */
 
-/* n bytes of d, 8 at a time, into a register-held stream. */
-static DDF_ALWAYS_INLINE void ddf_key_push_bytes(struct ddf_sipstate *st,
-						 const uint8_t *d, uint32_t n,
-						 int rounds)
-{
-	for (; n >= 8; n -= 8, d += 8)
-		ddf_sip_push(st, ddf_sip_load_le64(d), 8, rounds);
-	if (n)
-		ddf_sip_push(st, ddf_sip_partial(d, n), n, rounds);
-}
-
 /* v's low n bytes, most significant first (big-endian on the wire). */
 static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
 					      uint64_t v, uint32_t n,
@@ -647,10 +636,12 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 	ddf_fbuf_put(kb, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
 			 (uint64_t)(n & 0xff) << 16, 3);
 	if (n <= DDF_KEY_READ_MAX) {
-		d = n ? ddf_key_get(p, start, n) : kb->b;
-		if (!d)
-			return false;
-		ddf_fbuf_copy(kb, d, n);
+		if (n) {
+			d = ddf_key_get(p, start, n);
+			if (!d)
+				return false;
+			ddf_fbuf_copy(kb, d, n);
+		}
 		return true;
 	}
 	ddf_fbuf_flush(kb, st, rounds);
