@@ -141,6 +141,12 @@ send() {
 		[ -e $d ] || d=/proc/net/pktgen/v0
 		echo "count '"$2"'" >$d
 		echo start >/proc/net/pktgen/pgctrl
+		# start can return before the run has begun ("Result:
+		# Starting"): wait for the run to end, 60 s at most
+		for i in $(seq 600); do
+			grep -q "^Result: Starting" $d || break
+			sleep 0.1
+		done
 		sed -n "s/^Result: OK: \([0-9]*\)(.*usec, \([0-9]*\) (.*/\1 \2/p" $d'
 }
 
@@ -225,7 +231,10 @@ measure() {
 	local r
 	r=$(send "$1" "$6")
 	set -- "$@" $r
-	[ -n "${8:-}" ] && [ "$7" -gt 0 ] || { say "no pktgen result for $1"; return 1; }
+	[ -n "${8:-}" ] && [ "$7" -gt 0 ] || {
+		say "no pktgen result for $1: $(NS "$1" sh -c 'grep -h "Result" /proc/net/pktgen/d0 /proc/net/pktgen/v0 2>/dev/null')"
+		return 1
+	}
 	emit "{\"type\":\"run\",\"config\":\"$2\",\"window\":$3,\"size\":$4," \
 		"\"round\":$5,\"packets\":$8,\"usec\":$7," \
 		"\"pps\":$(($8 * 1000000 / $7))}"
