@@ -15,10 +15,6 @@
 #include "ddf_size.h"
 #include "ddf_test_util.h"
 
-/*
- * The false-positive rate on fresh keys: test and insert warm + n keys of
- * the stream *s; the share of the last n reported as duplicates.
- */
 /* This thread's ticket slot (ddf_age.h), UINT32_MAX for none. */
 static _Thread_local uint32_t ddf_test_slot_id = UINT32_MAX;
 
@@ -39,6 +35,10 @@ static inline void ddf_test_set_slot(uint32_t id)
 	ddf_test_slot_id = id;
 }
 
+/*
+ * The false-positive rate on fresh keys: test and insert warm + n keys of
+ * the stream *s; the share of the last n reported as duplicates.
+ */
 static inline double ddf_test_fresh_fpr(struct ddf_filter *f, uint64_t warm,
 					uint64_t n, uint64_t *s)
 {
