@@ -527,9 +527,14 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
  */
 #define DDF_KEY_FBUF (8 + 69 + DDF_KEY_READ_MAX + 16)
 
+/*
+ * The count is kept apart from the bytes (b points at an array of the
+ * caller's): byte stores may alias anything in their own object, so a
+ * count beside them would be reloaded and stored again after each piece.
+ */
 struct ddf_key_fbuf {
+	uint8_t *b;
 	uint32_t n;
-	uint8_t b[DDF_KEY_FBUF];
 };
 
 /*
@@ -674,7 +679,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
 	bool l4hdr = (fl & DDF_KEY_F_L4) && !(fl & DDF_KEY_F_LATER);
 	bool ports = false, tcp = false, icmp = false;
 	struct ddf_sipstate st = p->st;
-	struct ddf_key_fbuf kb DDF_NOINIT; /* every byte read is written first */
+	uint8_t buf[DDF_KEY_FBUF] DDF_NOINIT; /* every byte read is written first */
+	struct ddf_key_fbuf kb = { buf, 0 };
 	bool ok = true;
 
 	if (l4hdr) {
