@@ -96,6 +96,15 @@ grep -qx 'shape       k=3 l=5 m=[0-9]* B=512 b=8' "$tmp/out" && ok ||
 	>"$tmp/out" 2>&1
 grep -q '"threads": \[{"threads": 1, "mops": [0-9.]*, "scaling": 1.000, "dups": 0}, {"threads": 2, [^}]*"dups": 0}, {"threads": 3, [^}]*"dups": 0}\]' \
 	"$tmp/out" && ok || bad "speed --threads 3: $(cat "$tmp/out")"
+# and that it measured a cache line's round trip between two CPUs, which
+# a machine of one CPU cannot
+if [ "$(nproc)" -ge 2 ]; then
+	grep -q '"line_round_trip_ns": [0-9]*[1-9][0-9]*\.[0-9]}$' "$tmp/out" &&
+		ok || bad "speed --threads 3: no line round trip: $(cat "$tmp/out")"
+else
+	grep -q '"line_round_trip_ns": null}$' "$tmp/out" && ok ||
+		bad "speed --threads 3 on one CPU: $(cat "$tmp/out")"
+fi
 
 echo "ddfbench options: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -40,13 +40,13 @@ t2=$(date +%s)
 $bench accuracy --all --json >"$out/accuracy.json" || rc=1
 t3=$(date +%s)
 # One filter shared by threads, up to twice the CPUs (the rule filters at
-# 1e-3, their shape as ddfctl sizes it), for a window of 10^6 (a few MB, in
-# the caches) and of 3 10^7 (tens of MB, in memory)
+# 1e-3, their shape as ddfctl sizes it), of 16 MiB (the last-level cache can
+# hold it) and of 256 MiB (memory)
 nt=$((2 * $(nproc)))
 : >"$out/threads.jsonl"
-for w in 1000000 30000000; do
+for m in 16777216 268435456; do
 	for f in apbbf apbf qqhtd exact; do
-		$bench speed --filter $f --window $w --fpr 1e-3 \
+		$bench speed --filter $f --memory $m --fpr 1e-3 \
 			--threads $nt --json >>"$out/threads.jsonl" || rc=1
 	done
 done

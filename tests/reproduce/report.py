@@ -246,16 +246,24 @@ def load_lines(path):
         return None
 
 
+def rtt(r):
+    """The cache line round trip between two CPUs measured with r."""
+    v = r.get("line_round_trip_ns")
+    return "%.0f ns" % v if v else "not measured"
+
+
 def threads_section(d, th):
-    md = ["| filter | window | bytes | shape | threads | Mops/s | "
-          "scaling over 1 |", "|---|---:|---:|---|---:|---:|---:|"]
+    md = ["| filter | window | bytes | shape | line round trip | threads | "
+          "Mops/s | scaling over 1 |",
+          "|---|---:|---:|---|---:|---:|---:|---:|"]
     for r in th:
         for i, t in enumerate(r["threads"]):
-            md.append("| %s | %s | %s | %s | %d | %.2f | %.2f |" % (
+            md.append("| %s | %s | %s | %s | %s | %d | %.2f | %.2f |" % (
                 r["filter"] if i == 0 else "",
                 r["params"]["window"] if i == 0 else "",
                 r["bytes"] if i == 0 else "",
                 shape(r["params"]) if i == 0 else "",
+                rtt(r) if i == 0 else "",
                 t["threads"], t["mops"], t["scaling"]))
     md += ["", "Shared lines each test-and-insert writes besides the "
            "filter's own bits or slots, as the code stands:", ""]
@@ -328,9 +336,10 @@ def targets_section(sp, th):
     for r in th or []:
         t = next((t for t in r["threads"] if t["threads"] == n), None)
         if t:
-            row("%s, window %s, %d threads: scaling >= 0.9 x %d" % (
-                r["filter"], r["params"]["window"], n, n),
-                "%.2f" % t["scaling"], t["scaling"] >= 0.9 * n)
+            row("%s, %s, %d threads: scaling >= 0.9 x %d" % (
+                r["filter"], mib(r["bytes"]), n, n),
+                "%.2f (line round trip %s)" % (t["scaling"], rtt(r)),
+                t["scaling"] >= 0.9 * n)
     md.append("")
     return md
 
@@ -419,17 +428,23 @@ def main():
     md += ["## One filter, several threads (`ddfbench speed --threads N`)",
            "", "![Mops/s of one shared filter against threads]"
            "(bench-filters-threads.png)", "",
-           "The rule filters sized at 1e-3 (as ddfctl sizes them) for a "
-           "window of 10^6 (a few MB: the caches hold them) and of 3 10^7 "
-           "(tens of MB: memory), warmed up, then 1, 2, 4 .. N threads (up "
-           "to twice the CPUs) test-and-insert distinct keys into the one "
-           "filter for a second each; Mops/s of all threads together and "
-           "the scaling over one thread, in one run. Past the CPUs, threads "
+           "The rule filters sized at 1e-3 (as ddfctl sizes them) in "
+           "16 MiB (the last-level cache can hold them) and in 256 MiB "
+           "(memory), warmed up, then 1, 2, 4 .. N threads (up to twice "
+           "the CPUs) test-and-insert distinct keys into the one filter "
+           "for a second each; Mops/s of all threads together and the "
+           "scaling over one thread, in one run. Past the CPUs, threads "
            "share cores: no gain is expected there. A filter the caches "
            "hold loses to sharing: every insert writes a line the other "
            "CPU has just read or written, and that line then moves between "
            "the CPUs' caches; a filter in memory misses anyway, and there "
-           "the threads add up.", ""]
+           "the threads add up. Beside each filter, the round trip of one "
+           "cache line between two of the CPUs, measured just before its "
+           "threads ran: an insert pays about half of it for a line the "
+           "other CPU wrote last, so a filter whose test-and-insert costs "
+           "less than that cannot scale while the caches hold it. On a "
+           "virtual machine it moves with where the host runs the virtual "
+           "CPUs, from run to run.", ""]
     if th:
         md += threads_section(d, th)
         if not gnuplot(d, "threads.gp"):

@@ -2,9 +2,12 @@
 /*
  * ddfbench speed --threads N: one filter shared by 1, 2, 4 .. N threads
  * that test-and-insert distinct keys at once, as the CPUs of a box share a
- * rule's filter. Mops/s and the scaling over one thread, in one run.
+ * rule's filter. Mops/s and the scaling over one thread, in one run,
+ * beside what one cache line costs to move between two CPUs.
  */
+#define _GNU_SOURCE /* sched_getaffinity, pthread_setaffinity_np */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -106,6 +109,125 @@ static double th_measure(struct ddf_filter *f, unsigned int n, uint64_t *seed,
 }
 
 /*
+ * One cache line handed back and forth between two threads on two CPUs:
+ * what an insert into a filter the caches hold pays when the line it
+ * writes was written last on the other CPU. A test-and-insert much
+ * cheaper than this round trip loses to sharing; the figure says how
+ * far the scaling of such a filter can go on this machine.
+ */
+#define TH_RTT_ROUNDS 5
+#define TH_RTT_TRIPS 20000
+#define TH_RTT_GIVE_UP 5.0 /* s: a CPU taken away must not hang the run */
+
+struct th_rtt {
+	_Alignas(64) uint64_t flag; /* odd: the first thread's turn is done */
+	_Alignas(64) int quit; /* set by a side that gave up */
+	double ns[TH_RTT_ROUNDS];
+};
+
+struct th_rtt_arg {
+	struct th_rtt *r;
+	int side;
+};
+
+/* Wait until flag is v; false when either side gave up. */
+static bool th_rtt_wait(struct th_rtt *r, uint64_t v, double t0)
+{
+	for (uint32_t spin = 1;
+	     __atomic_load_n(&r->flag, __ATOMIC_ACQUIRE) != v; spin++) {
+		if (spin & 0xfffff)
+			continue;
+		if (__atomic_load_n(&r->quit, __ATOMIC_RELAXED) ||
+		    now_s() - t0 > TH_RTT_GIVE_UP) {
+			__atomic_store_n(&r->quit, 1, __ATOMIC_RELAXED);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void *th_rtt_run(void *arg)
+{
+	struct th_rtt_arg *a = arg;
+	struct th_rtt *r = a->r;
+	uint64_t v = (uint64_t)a->side;
+	double start = now_s();
+
+	for (int k = 0; k < TH_RTT_ROUNDS; k++) {
+		double t0 = now_s();
+
+		for (int i = 0; i < TH_RTT_TRIPS; i++) {
+			/* each side waits for its own parity, then hands over */
+			if (!th_rtt_wait(r, v, start))
+				return NULL;
+			__atomic_store_n(&r->flag, v + 1, __ATOMIC_RELEASE);
+			v += 2;
+		}
+		if (a->side == 0)
+			r->ns[k] = (now_s() - t0) * 1e9 / TH_RTT_TRIPS;
+	}
+	return NULL;
+}
+
+static int th_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median round trip in ns between the first two CPUs this process
+ * may use (*cpu0, *cpu1), or 0 and the reason in *why.
+ */
+static double th_line_rtt(int *cpu0, int *cpu1, const char **why)
+{
+	struct th_rtt r = { 0 };
+	struct th_rtt_arg a[2] = { { &r, 0 }, { &r, 1 } };
+	pthread_attr_t attr;
+	pthread_t th[2];
+	cpu_set_t set, one;
+	int cpu[2], n = 0, started = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		*why = "the CPUs this process may use are unknown";
+		return 0;
+	}
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	if (n < 2) {
+		*why = "one CPU: no line moves between CPUs";
+		return 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu[i], &one);
+		if (pthread_attr_init(&attr))
+			break;
+		if (!pthread_attr_setaffinity_np(&attr, sizeof(one), &one) &&
+		    !pthread_create(&th[i], &attr, th_rtt_run, &a[i]))
+			started++;
+		pthread_attr_destroy(&attr);
+		if (started != i + 1)
+			break;
+	}
+	if (started < 2)
+		__atomic_store_n(&r.quit, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (r.quit) {
+		*why = started < 2 ? "no thread could be put on each of two CPUs" :
+				     "the line stopped moving (a CPU taken away)";
+		return 0;
+	}
+	*cpu0 = cpu[0];
+	*cpu1 = cpu[1];
+	qsort(r.ns, TH_RTT_ROUNDS, sizeof(r.ns[0]), th_cmp);
+	return r.ns[TH_RTT_ROUNDS / 2];
+}
+
+/*
  * The lines other than the filter's own bits or slots that one
  * test-and-insert writes, read off the code; NULL where not stated.
  */
@@ -146,9 +268,10 @@ static const char *th_shared_writes(const struct ddf_params *p)
 void speed_threads(const struct opts *o, const struct ddf_params *p,
 		   struct ddf_filter *f)
 {
-	const char *w = th_shared_writes(p);
+	const char *w = th_shared_writes(p), *why = NULL;
 	uint64_t seed = 0x5eed, dups;
-	double one = 0;
+	int c0 = -1, c1 = -1;
+	double one = 0, rtt = th_line_rtt(&c0, &c1, &why);
 	unsigned int n = 1;
 
 	if (o->json)
@@ -178,8 +301,18 @@ void speed_threads(const struct opts *o, const struct ddf_params *p,
 			printf("\"%s\"", w);
 		else
 			printf("null");
+		if (rtt > 0)
+			printf(", \"line_round_trip_ns\": %.1f", rtt);
+		else
+			printf(", \"line_round_trip_ns\": null");
 	} else {
 		printf("shared lines written per op besides the filter's own: %s\n",
 		       w ? w : "not stated for this kind");
+		if (rtt > 0)
+			printf("a cache line from CPU %d to CPU %d and back: %.1f ns (an insert pays about half of it for a line the other CPU wrote last)\n",
+			       c0, c1, rtt);
+		else
+			printf("a cache line between CPUs: not measured (%s)\n",
+			       why);
 	}
 }
