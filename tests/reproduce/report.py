@@ -336,8 +336,9 @@ def targets_section(sp, th):
     for r in th or []:
         t = next((t for t in r["threads"] if t["threads"] == n), None)
         if t:
-            row("%s, %s, %d threads: scaling >= 0.9 x %d" % (
-                r["filter"], mib(r["bytes"]), n, n),
+            # the budget it was sized in: a filter takes a little less
+            row("%s in %d MiB, %d threads: scaling >= 0.9 x %d" % (
+                r["filter"], round(r["bytes"] / (1 << 20)), n, n),
                 "%.2f (line round trip %s)" % (t["scaling"], rtt(r)),
                 t["scaling"] >= 0.9 * n)
     md.append("")
