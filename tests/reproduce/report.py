@@ -246,6 +246,11 @@ def load_lines(path):
         return None
 
 
+def budget(b):
+    """The MiB a filter was sized in: it takes a little less."""
+    return "%d MiB" % round(b / (1 << 20))
+
+
 def rtt(r):
     """The cache line round trip between two CPUs measured with r."""
     v = r.get("line_round_trip_ns")
@@ -278,7 +283,7 @@ def threads_section(d, th):
     md.append("")
     with open(os.path.join(d, "threads.dat"), "w") as f:
         for r in th:
-            f.write("# %s %s\n" % (r["filter"], mib(r["bytes"])))
+            f.write("# %s %s\n" % (r["filter"], budget(r["bytes"])))
             for t in r["threads"]:
                 f.write("%d %.4f %.4f\n" % (t["threads"], t["mops"],
                                              t["scaling"]))
@@ -286,7 +291,7 @@ def threads_section(d, th):
     with open(os.path.join(d, "threads-vars.gp"), "w") as f:
         f.write("machine = '%s'\nnames = '%s'\nnf = %d\n" % (
             machine().replace("'", ""), " ".join("%s,%s" % (r["filter"],
-                                          mib(r["bytes"]).replace(" ", ""))
+                                          budget(r["bytes"]).replace(" ", ""))
                                 for r in th), len(th)))
     return md
 
@@ -336,9 +341,8 @@ def targets_section(sp, th):
     for r in th or []:
         t = next((t for t in r["threads"] if t["threads"] == n), None)
         if t:
-            # the budget it was sized in: a filter takes a little less
-            row("%s in %d MiB, %d threads: scaling >= 0.9 x %d" % (
-                r["filter"], round(r["bytes"] / (1 << 20)), n, n),
+            row("%s in %s, %d threads: scaling >= 0.9 x %d" % (
+                r["filter"], budget(r["bytes"]), n, n),
                 "%.2f (line round trip %s)" % (t["scaling"], rtt(r)),
                 t["scaling"] >= 0.9 * n)
     md.append("")
