@@ -27,8 +27,15 @@ struct reply_ctx {
 	void *arg;
 };
 
-/* Dumps that the rules changed under (EINTR) are asked again this often. */
-#define DUMP_TRIES 10
+/*
+ * Dumps that the rules changed under (EINTR) are asked again this often,
+ * a pause of one more millisecond (at most DUMP_PAUSE_MS) after each, so
+ * that the tries fall at different moments of a burst of changes: under
+ * a second of pauses in all before giving up. Ten tries back to back could
+ * all lose to a tool changing rules some 300 times a second.
+ */
+#define DUMP_TRIES 50
+#define DUMP_PAUSE_MS 20
 
 static void put_filter(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 {
@@ -327,6 +334,14 @@ static int send_once(struct nlmsghdr *nlh, struct reply_ctx *ctx, bool *said)
 	return err;
 }
 
+static void dump_pause(int tries)
+{
+	int ms = tries < DUMP_PAUSE_MS ? tries : DUMP_PAUSE_MS;
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 static int send_request(char *buf, const struct ddf_cmd_req *req,
 			struct reply_ctx ctx)
 {
@@ -360,6 +375,7 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 			break;
 		free(text);
 		text = NULL;
+		dump_pause(tries);
 	}
 	if (!err && text)
 		fwrite(text, 1, len, stdout);
