@@ -26,6 +26,8 @@ extern int use_thp;
 
 void *big_alloc(uint64_t bytes);
 double now_s(void);
+/* qsort() order of doubles (speed.c) */
+int cmp_double(const void *a, const void *b);
 uint64_t rnd(uint64_t *s);
 bool kind_has_window(uint32_t kind);
 const struct ddf_filter_type *kind_of(const struct opts *o);

@@ -96,7 +96,7 @@ struct speed_res {
 #define SPEED_OPS (4u << 20)
 #define SPEED_WARM_SECONDS 8.0
 
-static int cmp_double(const void *a, const void *b)
+int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 

@@ -169,13 +169,6 @@ static void *th_rtt_run(void *arg)
 	return NULL;
 }
 
-static int th_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The median round trip in ns between the first two CPUs this process
  * may use (*cpu0, *cpu1), or 0 and the reason in *why.
@@ -223,7 +216,7 @@ static double th_line_rtt(int *cpu0, int *cpu1, const char **why)
 	}
 	*cpu0 = cpu[0];
 	*cpu1 = cpu[1];
-	qsort(r.ns, TH_RTT_ROUNDS, sizeof(r.ns[0]), th_cmp);
+	qsort(r.ns, TH_RTT_ROUNDS, sizeof(r.ns[0]), cmp_double);
 	return r.ns[TH_RTT_ROUNDS / 2];
 }
 
