@@ -22,27 +22,45 @@
  * (window / l) ahead of the inserting caller's.
  *
  * Count windows and CPUs. An insert takes a ticket; ticket t belongs to
- * generation t / g. With params.cpus = C > 1, each CPU (its slot, from
- * ddf_env_slot()) reserves B tickets at once with one atomic add and spends
- * them one per insert, so the shared counter is written once per B inserts;
- * a slot's clearing share of the spare is done at the same time. An insert
- * takes its ticket, then reads the generation: a ticket whose generation
- * has already been shifted out of segment 0 (another CPU ran ahead) is
- * written into the current generation, so an element is always as young
- * as its ticket or younger, however long its CPU stalls afterwards. The
- * cost of batching is bounded by the slack S = C * B: the B - 1 tickets
- * each slot may hold unspent, and one insert under way per CPU (a ticket
- * taken whose shift is not yet published):
- *  - shifts can come up to S inserts early, measured from an element: a
- *    key is found for at least l * g - S later inserts, the window;
- *  - a generation can hold up to g + S elements, its capacity.
+ * generation t / g. With params.cpus = C > 1 and generations large enough,
+ * each CPU with a slot (its id from ddf_env_slot() below the slot table)
+ * reserves B tickets at once with one atomic add and spends them one per
+ * insert, so the shared counter is written once per B inserts; a slot's
+ * clearing share of the spare is done at the same time. Other CPUs take
+ * single tickets. An insert takes its ticket, then reads the generation:
+ * a ticket whose generation has already been shifted out of segment 0
+ * (another CPU ran ahead) is written into the current generation, so an
+ * element is always as young as its ticket or younger.
+ *
+ * The order of a window. An insert is placed, and a lookup sees the
+ * filter, by one read of the published generation: the read in
+ * ddf_age_begin_insert(), or, for an insert that shifts, its read under
+ * the busy bit. "The last N inserts" counts inserts in the order of those
+ * reads. A copy looked up after its original was placed is missed only
+ * if a shift to the original's generation + l + 1 was published before
+ * the copy's read, which takes a ticket l * g + 1 past the original's
+ * generation; of the tickets in between, those not spent by inserts read
+ * between the two are at most:
+ *  - 1 spent by an insert holding the busy bit across the original's read;
+ *  - C - 1 taken by other CPUs that had not read yet when the copy did
+ *    (however long a CPU stalls there: an interrupt, a preempted vCPU);
+ *  - B - 1 per slot, reserved and not yet spent.
+ * The slack S = slots * (B - 1) + 2 * (C - 1) covers them (C > 1; S = 0
+ * with one CPU, when no other insert can be under way). C - 2 of it is
+ * spare for that order, and makes the window hold in the order of the
+ * first reads too: there, up to C - 1 other inserts can read before the
+ * original and shift after it, unless the copy is itself the insert that
+ * shifts and others shift past it while it waits for the busy bit. So:
+ *  - a key is found for at least l * g - S later inserts, the window;
+ *  - a generation holds at most g + S elements (its own tickets, and the
+ *    older ones under way or held in slots when it began), its capacity.
  * Sizing picks g and the segments for both (ddf_age_window()), so the
  * window reported is guaranteed and the analytic false-positive rate holds
- * at full capacity. B is at most 64 and at most cap / (64 C), so S costs
- * at most 1/64 of the memory; C = 1, small filters, and CPUs without a
- * slot (above DDF_MAX_CPUS) take single tickets: S = 0, answers as without
- * batching. Time windows shift by the clock: batching there only groups
- * the clearing work, and the window is unchanged.
+ * at full capacity. B is at most 64 and at most cap / (64 C), so the
+ * slots' part costs at most 1/64 of the memory, the rest 2 (C - 1)
+ * elements a generation. C must count every CPU that can insert at once:
+ * the kernel uses all its CPUs. Time windows shift by the clock: batching
+ * there only groups the clearing work, and the window is unchanged.
  *
  * A shift must not clear a whole segment at once. We keep one spare
  * segment (memory cost: 1/(k+l) of the filter): during generation G the
@@ -67,6 +85,20 @@
 #define DDF_AGE_MAX_GEN ((1ull << (64 - DDF_AGE_BASE_BITS)) - 1)
 #define DDF_AGE_MAX_BATCH 64
 
+/*
+ * Pause points for the interleaving tests (tests/core), compiled into test
+ * builds only: between taking a ticket and reading the generation, after
+ * that read, and after a shifting insert's read under the busy bit.
+ */
+enum { DDF_AGE_AT_TICKET, DDF_AGE_AT_READ, DDF_AGE_AT_LOCKED_READ };
+#ifdef DDF_AGE_PAUSE_POINTS
+struct ddf_age;
+void ddf_age_pause(const struct ddf_age *a, int where);
+#define DDF_AGE_PAUSE(a, where) ddf_age_pause(a, where)
+#else
+#define DDF_AGE_PAUSE(a, where) do { } while (0)
+#endif
+
 /* One CPU's tickets [next, end) and inserts since its last clearing share. */
 struct ddf_age_slot {
 	ddf_aword next, end, pend;
@@ -83,6 +115,7 @@ struct ddf_age {
 	uint64_t chunk; /* spare words cleared per insert */
 	uint32_t nslots; /* CPUs with a slot (0: no batching) */
 	uint32_t batch; /* B, tickets a slot reserves at once */
+	uint64_t slack; /* S (count mode), see top */
 	ddf_aword *words; /* nseg * seg_words */
 	struct ddf_age_slot *slots; /* nslots, after the words */
 	/* hot words, each on its own cache line */
@@ -120,7 +153,9 @@ static inline uint32_t ddf_age_batch(const struct ddf_params *p, uint64_t cap)
 static inline uint32_t ddf_age_nslots(const struct ddf_params *p,
 				      uint64_t cap)
 {
-	return ddf_age_batch(p, cap) > 1 ? p->cpus : 0;
+	if (ddf_age_batch(p, cap) <= 1)
+		return 0;
+	return p->cpus < DDF_MAX_SLOTS ? p->cpus : DDF_MAX_SLOTS;
 }
 
 static inline uint64_t ddf_age_slot_bytes(const struct ddf_params *p,
@@ -132,19 +167,23 @@ static inline uint64_t ddf_age_slot_bytes(const struct ddf_params *p,
 /* S: tickets slots hold unspent, and inserts under way (see top). */
 static inline uint64_t ddf_age_slack(const struct ddf_params *p, uint64_t cap)
 {
-	if (p->flags & DDF_PF_TIME)
+	if ((p->flags & DDF_PF_TIME) || p->cpus <= 1)
 		return 0;
-	return (uint64_t)ddf_age_nslots(p, cap) * ddf_age_batch(p, cap);
+	return (uint64_t)ddf_age_nslots(p, cap) * (ddf_age_batch(p, cap) - 1) +
+	       2ull * (p->cpus - 1);
 }
 
 /*
  * The count window guaranteed by a generation capacity cap: generations
- * of g = cap - S tickets, l of them, less S (see top); S <= cap / 64.
+ * of g = cap - S tickets, l of them, less S (see top). 0 when S leaves
+ * no room.
  */
 static inline uint64_t ddf_age_window(const struct ddf_params *p, uint64_t cap)
 {
 	uint64_t s = ddf_age_slack(p, cap);
 
+	if (cap <= s || (cap - s) * p->l <= s)
+		return 0;
 	return (cap - s) * p->l - s;
 }
 
@@ -206,7 +245,8 @@ static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
 				ddf_aword *words, uint64_t now)
 {
 	uint64_t seg_words = ddf_age_seg_words(seg_bits);
-	uint64_t g = cap - ddf_age_slack(p, cap);
+	uint64_t s = ddf_age_slack(p, cap);
+	uint64_t g = cap > s ? cap - s : 1;
 	uint64_t per_insert;
 
 	memset(a, 0, sizeof(*a));
@@ -216,7 +256,8 @@ static inline void ddf_age_init(struct ddf_age *a, const struct ddf_params *p,
 	a->time_mode = !!(p->flags & DDF_PF_TIME);
 	a->seg_bits = seg_bits;
 	a->seg_words = seg_words;
-	a->g = g ? g : 1;
+	a->g = g;
+	a->slack = s;
 	a->words = words;
 	a->nslots = ddf_age_nslots(p, cap);
 	a->batch = a->nslots ? ddf_age_batch(p, cap) : 1;
@@ -262,6 +303,7 @@ static inline struct ddf_age_at ddf_age_sync(struct ddf_age *a,
 	uint64_t cur = ddf_age_lock(a);
 	struct ddf_age_at at = ddf_age_load(a);
 
+	DDF_AGE_PAUSE(a, DDF_AGE_AT_LOCKED_READ);
 	if (target > at.G && target - at.G >= a->nseg) {
 		/* everything expired: one pass over the filter */
 		uint32_t r = (uint32_t)ddf_mod64(target, a->nseg);
@@ -354,9 +396,12 @@ ddf_age_begin_insert(struct ddf_age *a, uint64_t now, struct ddf_age_at *ins,
 {
 	/* the ticket first: a shift published before it is seen below */
 	uint64_t n, t = ddf_age_take(a, &n);
-	struct ddf_age_at at = ddf_age_load(a);
+	struct ddf_age_at at;
 	uint64_t gn, d;
 
+	DDF_AGE_PAUSE(a, DDF_AGE_AT_TICKET);
+	at = ddf_age_load(a);
+	DDF_AGE_PAUSE(a, DDF_AGE_AT_READ);
 	if (a->time_mode)
 		gn = ddf_age_time_gen(a, now, at.G);
 	else
@@ -438,7 +483,8 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 
 			held += e > n ? e - n : 0; /* n > e: a batch meanwhile */
 		}
-		st->window = a->g * a->l - (uint64_t)a->nslots * a->batch;
+		st->window = a->g * a->l > a->slack ?
+			     a->g * a->l - a->slack : 0;
 		st->inserts = ddf_aword_read(&a->count) - held;
 	}
 	st->fill_ppm = (uint32_t)ddf_div64(set * 1000000ull, a->seg_bits);

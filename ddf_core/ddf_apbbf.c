@@ -130,6 +130,10 @@ static int ddf_apbbf_resolve(struct ddf_params *p, const char **why)
 		*why = "apbbf segment too small for one element per generation";
 		return DDF_ERANGE;
 	}
+	if (!(p->flags & DDF_PF_TIME) && !ddf_apbbf_window(p, s)) {
+		*why = "apbbf too small for the inserts its CPUs can have under way";
+		return DDF_ERANGE;
+	}
 	if (ddf_apbbf_bytes(p, s) > DDF_MAX_BYTES) {
 		*why = "apbbf larger than the memory cap";
 		return DDF_EFBIG;

@@ -78,6 +78,10 @@ static int ddf_apbf_resolve(struct ddf_params *p, const char **why)
 		*why = "apbf slice too small for one element per generation";
 		return DDF_ERANGE;
 	}
+	if (!(p->flags & DDF_PF_TIME) && !ddf_apbf_window(p)) {
+		*why = "apbf too small for the inserts its CPUs can have under way";
+		return DDF_ERANGE;
+	}
 	if (ddf_apbf_bytes(p) > DDF_MAX_BYTES) {
 		*why = "apbf larger than the memory cap";
 		return DDF_EFBIG;

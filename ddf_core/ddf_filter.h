@@ -76,7 +76,8 @@ enum ddf_kind {
 #define DDF_MAX_WINDOW (1ull << 40)
 #define DDF_MIN_WINDOW_NS 10000ull /* 10 us */
 #define DDF_MAX_WINDOW_NS 3600000000000ull /* 1 hour */
-#define DDF_MAX_CPUS 1024 /* ticket slots; further CPUs share a counter */
+#define DDF_MAX_CPUS 8192 /* the most a kernel can have (NR_CPUS) */
+#define DDF_MAX_SLOTS 1024 /* ticket slots; further CPUs share a counter */
 
 /*
  * One parameter block for every kind; each kind reads the fields it needs
@@ -105,8 +106,9 @@ struct ddf_params {
 	uint32_t subfilters; /* queuing construction: L */
 	uint32_t p_star; /* RSBF: insertion threshold p*, Q32 (0: 0.03) */
 	/*
-	 * APBF/APBBF: CPUs that insert at once, each in batches of tickets
-	 * (ddf_age.h); 0 or 1: every insert takes one from a shared counter.
+	 * APBF/APBBF: CPUs that may insert at once, the first DDF_MAX_SLOTS
+	 * in batches of tickets (ddf_age.h); the count window holds while no
+	 * more insert at once. 0 or 1: one at a time, single tickets.
 	 */
 	uint32_t cpus;
 	uint64_t rng_seed; /* DDF_TF_RANDOM kinds: PRNG seed; others: 0 */

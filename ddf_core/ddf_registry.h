@@ -110,7 +110,7 @@ static inline int ddf_params_check_common(const struct ddf_params *p,
 		return DDF_EINVAL;
 	}
 	if (p->cpus > DDF_MAX_CPUS) {
-		*why = "cpus must be at most 1024";
+		*why = "cpus must be at most 8192";
 		return DDF_ERANGE;
 	}
 	return 0;

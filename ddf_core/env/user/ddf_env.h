@@ -77,17 +77,24 @@ static inline void ddf_aword_or(ddf_aword *w, uint64_t mask)
 	__atomic_fetch_or(&w->v, mask, __ATOMIC_RELAXED);
 }
 
+/*
+ * Fully ordered, as the kernel's atomic64_fetch_add(): a ticket is taken
+ * before the generation is read (ddf_age.h), on any architecture.
+ */
 static inline uint64_t ddf_aword_fetch_add(ddf_aword *w, uint64_t n)
 {
-	return __atomic_fetch_add(&w->v, n, __ATOMIC_RELAXED);
+	return __atomic_fetch_add(&w->v, n, __ATOMIC_SEQ_CST);
 }
 
-/* On failure *old is updated with the current value, as try_cmpxchg does. */
+/*
+ * On failure *old is updated with the current value, as try_cmpxchg does;
+ * fully ordered on success and unordered on failure, as the kernel's.
+ */
 static inline bool ddf_aword_try_cmpxchg(ddf_aword *w, uint64_t *old,
 					 uint64_t new)
 {
 	return __atomic_compare_exchange_n(&w->v, old, new, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+					   __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
 /*

@@ -31,29 +31,30 @@ static uint64_t tk_slack(const struct ddf_params *p)
 }
 
 /*
- * The sizing: with C slots the window is still at least the one asked for,
- * the memory at most 1/64 (and the slots' lines) above one CPU's, and the
- * stats report that window.
+ * The sizing: with C CPUs the window is still at least the one asked for,
+ * and the memory at most that of one CPU's filter holding the inserts C
+ * CPUs can have under way as well (2 (C - 1) more a generation), plus
+ * 1/64 for the tickets slots hold, plus the slots' lines; the stats
+ * report that window.
  */
 DDF_TEST(tickets_sizing_keeps_window)
 {
-	static const uint32_t cpus[] = { 1, 2, 4, 16, 64, 1024 };
+	static const uint32_t cpus[] = { 1, 2, 4, 16, 64, 1024, 8192 };
 	static const uint64_t windows[] = { 1000, 40000, 1000000 };
 
 	for (unsigned int s = 0; s < DDF_ARRAY_SIZE(tk_shapes); s++)
 		for (unsigned int w = 0; w < DDF_ARRAY_SIZE(windows); w++) {
-			struct ddf_params one = tk_shapes[s];
-			uint64_t b1;
-
-			one.window = windows[w];
-			DDF_ASSERT(t, !ddf_params_resolve(&one, NULL));
-			b1 = ddf_filter_memsize(&one);
 			for (unsigned int c = 0; c < DDF_ARRAY_SIZE(cpus); c++) {
 				struct ddf_params p = tk_shapes[s];
+				struct ddf_params one = tk_shapes[s];
 				struct ddf_stats st = { 0 };
 				struct ddf_filter *f;
-				uint64_t b;
+				uint64_t b, b1;
 
+				one.window = windows[w] +
+					     2ull * (cpus[c] - 1) * (one.l + 1);
+				DDF_ASSERT(t, !ddf_params_resolve(&one, NULL));
+				b1 = ddf_filter_memsize(&one);
 				p.window = windows[w];
 				p.cpus = cpus[c];
 				DDF_ASSERT(t, !ddf_params_resolve(&p, NULL));
@@ -64,12 +65,11 @@ DDF_TEST(tickets_sizing_keeps_window)
 					       (unsigned long long)windows[w],
 					       cpus[c],
 					       (unsigned long long)p.window);
-				/* S <= cap / 64: l gens of cap - S, less S */
 				DDF_EXPECT_MSG(t, b <= b1 + b1 / 64 +
 						       b1 / (64 * p.l) +
 						       b1 / 1000 +
 						       64ull * cpus[c] + 4096,
-					       "%s window %llu cpus %u: %llu bytes, %llu with one",
+					       "%s window %llu cpus %u: %llu bytes, %llu with one CPU and the window of the CPUs' inserts under way",
 					       ddf_kind_name(p.kind),
 					       (unsigned long long)windows[w],
 					       cpus[c], (unsigned long long)b,
