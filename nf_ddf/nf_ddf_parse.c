@@ -175,13 +175,14 @@ static int nf_ddf_parse_filter(struct nf_ddf_rule *rule, struct nlattr *nest,
 	p->p_star = nf_ddf_get_u32(tb, DDF_FILTER_A_P_STAR, 0);
 	p->cpus = nf_ddf_get_u32(tb, DDF_FILTER_A_CPUS, 0);
 	/*
-	 * Batched tickets, a slot per CPU (ddf_age.h), when the kernel sizes
-	 * the filter itself; a shape sent without cpus was sized for none,
-	 * and is kept as it was sized.
+	 * A count window holds while no more CPUs than cpus insert at once
+	 * (ddf_age.h), and any of this kernel's CPUs can: never fewer, for a
+	 * shape sent without cpus or saved on a smaller machine too. The
+	 * window that holds comes back in the reply.
 	 */
-	if (!tb[DDF_FILTER_A_CPUS] && !tb[DDF_FILTER_A_M] &&
-	    (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF))
-		p->cpus = min_t(u32, nr_cpu_ids, DDF_MAX_CPUS);
+	if (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF)
+		p->cpus = max_t(u32, p->cpus,
+				min_t(u32, nr_cpu_ids, DDF_MAX_CPUS));
 	nf_ddf_rng_seed(p);
 	if (tb[DDF_FILTER_A_HASH])
 		rule->hash_alg = nla_get_u8(tb[DDF_FILTER_A_HASH]);

@@ -195,8 +195,8 @@ static const struct npk_case npk_cases[] = {
 	  2 },
 	{ "filter l 257", { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_L, 257) },
 	  2 },
-	{ "filter cpus 1025",
-	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_CPUS, 1025) }, 2 },
+	{ "filter cpus 8193",
+	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_CPUS, 8193) }, 2 },
 	{ "filter block bits 513",
 	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_BLOCK_BITS, 513) }, 2 },
 	{ "filter block hashes 65",
@@ -725,9 +725,8 @@ static void npr_test(struct kunit *test)
 }
 
 /*
- * The CPUs an apbf or apbbf filter is sized for: the kernel's when it sizes
- * the filter itself, none for a shape sent without them (sized so), and
- * those sent.
+ * The CPUs an apbf or apbbf filter is sized for: the kernel's, for a shape
+ * sent without them too, or those sent when they are more.
  */
 static void npr_cpus_test(struct kunit *test)
 {
@@ -742,7 +741,8 @@ static void npr_cpus_test(struct kunit *test)
 		  NPR_WINDOW(100000), NP_IN_U32(DDF_FILTER_A_K, 6),
 		  NP_IN_U32(DDF_FILTER_A_L, 18), NP_IN_U32(DDF_FILTER_A_CPUS, 3) } },
 	};
-	const u32 want[] = { min_t(u32, nr_cpu_ids, DDF_MAX_CPUS), 0, 3 };
+	const u32 here = min_t(u32, nr_cpu_ids, DDF_MAX_CPUS);
+	const u32 want[] = { here, here, max_t(u32, here, 3) };
 
 	for (int i = 0; i < ARRAY_SIZE(cs); i++) {
 		struct nlattr *where[NPK_ATTRS] = { };

@@ -288,7 +288,7 @@ bad=(
 	"no rule|rule reset nosuch"
 	"sideways|rule reset keep sideways"
 	"exact|rule add x filter exact window 10 cpus 2"
-	"1024|rule add x window 10 cpus 1025"
+	"8192|rule add x window 10 cpus 8193"
 )
 before=$(ip netns exec "$rcv" ddfctl save)
 expect_eq "$(grep -c '^rule add' <<<"$before")" 2 "rules saved before"

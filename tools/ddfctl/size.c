@@ -146,13 +146,18 @@ static void print_size(const struct ddf_filter_req *f)
 	       (unsigned long long)f->rep.bytes, bpe);
 	printf("fp rate     %.3g analytic\n", f->rep.fpr);
 	if (p->cpus) {
-		uint32_t B = ddf_age_batch(p, ddf_apbf_gen_size(p));
+		uint64_t cap = ddf_apbf_gen_size(p);
+		uint32_t B = ddf_age_batch(p, cap);
 
 		printf("cpus        %u, insert tickets ", p->cpus);
 		if (B > 1)
-			printf("in batches of %u\n", B);
+			printf("in batches of %u", B);
 		else
-			printf("one at a time\n");
+			printf("one at a time");
+		if (!(p->flags & DDF_PF_TIME))
+			printf("; the window allows for %llu inserts under way or tickets held",
+			       (unsigned long long)ddf_age_slack(p, cap));
+		printf("\n");
 	}
 }
 
