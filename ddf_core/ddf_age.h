@@ -91,12 +91,13 @@
  * that read, and after a shifting insert's read under the busy bit.
  */
 enum { DDF_AGE_AT_TICKET, DDF_AGE_AT_READ, DDF_AGE_AT_LOCKED_READ };
-#ifdef DDF_AGE_PAUSE_POINTS
 struct ddf_age;
+#ifdef DDF_AGE_PAUSE_POINTS
 void ddf_age_pause(const struct ddf_age *a, int where);
-#define DDF_AGE_PAUSE(a, where) ddf_age_pause(a, where)
 #else
-#define DDF_AGE_PAUSE(a, where) do { } while (0)
+static inline void ddf_age_pause(const struct ddf_age *a, int where)
+{
+}
 #endif
 
 /* One CPU's tickets [next, end) and inserts since its last clearing share. */
@@ -303,7 +304,7 @@ static inline struct ddf_age_at ddf_age_sync(struct ddf_age *a,
 	uint64_t cur = ddf_age_lock(a);
 	struct ddf_age_at at = ddf_age_load(a);
 
-	DDF_AGE_PAUSE(a, DDF_AGE_AT_LOCKED_READ);
+	ddf_age_pause(a, DDF_AGE_AT_LOCKED_READ);
 	if (target > at.G && target - at.G >= a->nseg) {
 		/* everything expired: one pass over the filter */
 		uint32_t r = (uint32_t)ddf_mod64(target, a->nseg);
@@ -399,9 +400,9 @@ ddf_age_begin_insert(struct ddf_age *a, uint64_t now, struct ddf_age_at *ins,
 	struct ddf_age_at at;
 	uint64_t gn, d;
 
-	DDF_AGE_PAUSE(a, DDF_AGE_AT_TICKET);
+	ddf_age_pause(a, DDF_AGE_AT_TICKET);
 	at = ddf_age_load(a);
-	DDF_AGE_PAUSE(a, DDF_AGE_AT_READ);
+	ddf_age_pause(a, DDF_AGE_AT_READ);
 	if (a->time_mode)
 		gn = ddf_age_time_gen(a, now, at.G);
 	else
