@@ -129,10 +129,11 @@ for t in $DDF_TESTS; do
 	limit=${DDF_TEST_TIMEOUT:-300}
 	watchdog "$limit" &
 	dog=$!
+	t0=$(date +%s)
 	if DDF_SOAK=${DDF_SOAK:-0} timeout "$limit" bash "/ddf/tests/$t"; then
-		result "ok $t"
+		result "ok $t ($(($(date +%s) - t0)) s)"
 	else
-		result "fail $t"
+		result "fail $t ($(($(date +%s) - t0)) s)"
 	fi
 	kill "$dog" 2>/dev/null
 done

@@ -26,7 +26,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-: "${DDF_VM_TIMEOUT_STOCK:=600}"
+: "${DDF_VM_TIMEOUT_STOCK:=1500}"
 : "${DDF_VM_TIMEOUT_DEBUG:=3600}"
 # make soak: the robustness suites (tests/robust/) at their long sizes.
 : "${DDF_SOAK:=0}"
@@ -248,7 +248,7 @@ check() {
 	if grep -q '^ddf-result: done' "$out.txt"; then
 		pass "$name: boot, tests and power off in $((t1 - t0)) s"
 	elif [ $rc = 124 ]; then
-		flunk "$name: the VM did not finish within $limit s"
+		flunk "$name: the VM did not finish within $limit s (it was running $(sed -n 's/^=== //p' "$log" | tr -d '\r' | tail -n 1))"
 	else
 		flunk "$name: the VM stopped early (panic?) after $((t1 - t0)) s"
 	fi
