@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# RTNL, the host's networking lock, is not held while a rule's filter is
+# built. Any user may make a user namespace with a network namespace and
+# be root there; its rules may be as large as max_rule_bytes. There, as
+# uid 65534 (ddfrtnl nobody), one loop adds and deletes a netdev rule on
+# lo as large as max_rule_bytes and a third of the VM's free memory allow,
+# and another adds and deletes a small one, the namespace's max_net_bytes
+# lowered to admit either rule but not both. Meanwhile the initial
+# namespace sets a dummy device up and down (ddfrtnl time), each request
+# timed. The worst request must stay under 10 ms; the large rule must have
+# been built and published several times; every refusal must be the
+# kernel's max_net_bytes sentence, and the small rule must never be there
+# together with the large one. Run as root where nf_ddf.ko loads:
+#
+#   DDF_MODULES=<directory with nf_ddf.ko> [DDF_SOAK=1] tests/robust/rtnl.sh
+
+set -e
+
+exec 3>&1
+export LANG=C
+: "${DDF_MODULES:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${DDF_SOAK:=0}"
+module=$DDF_MODULES/nf_ddf.ko
+blocks=0
+# In the VMs lib.bash sits one directory up; in the tree, in tests/netns/.
+lib=$(dirname "$0")/../lib.bash
+[[ -e $lib ]] || lib=$(dirname "$0")/../netns/lib.bash
+# shellcheck source=tests/netns/lib.bash
+. "$lib"
+
+ms=15000
+((DDF_SOAK)) && ms=120000
+max_rule=$((256 << 20))
+params=/sys/module/nf_ddf/parameters
+dev=ddfrtnl0
+tmp=$(mktemp -d)
+chmod 777 "$tmp" # the loops run as uid 65534
+loops=
+
+cleanup() {
+	set +e
+	exec 2>/dev/null
+	touch "$tmp/stop"
+	[[ -n $loops ]] && wait "$loops"
+	ip link del "$dev"
+	loaded && ddfctl rule flush
+	loaded && rmmod nf_ddf
+	rm -rf "$tmp"
+	exit
+}
+trap cleanup EXIT
+
+# kB of a /proc/meminfo line
+mem() { sed -n "s/^$1: *\([0-9]*\) kB$/\1/p" /proc/meminfo; }
+# field NAME LINE: the number after NAME in a ddfrtnl time line
+field() { sed -n "s/.* $1 \([0-9]*\).*/\1/p" <<<" $2"; }
+
+if loaded; then pp rmmod nf_ddf; fi
+pp insmod "$module" max_rule_bytes=$max_rule
+pp ip link add "$dev" type dummy
+
+# What a request costs with nothing else running, for the record.
+alone=$(ddfrtnl time "$dev" 2000)
+pretty "" "ip link set $dev up/down alone: $alone"
+
+# The large rule's shape, sized once by ddfctl (slow under emulation): the
+# loops add it as saved. The small one is sized at once.
+avail=$(mem MemAvailable)
+big=$((avail * 1024 / 3))
+((big < max_rule)) || big=$max_rule
+ddfctl rule add probe family netdev hook ingress dev lo \
+	filter apbbf window 100000000 memory $((big * 99 / 100)) action count
+ddfctl rule add small family netdev hook ingress dev lo window 1000 action count
+line=$(ddfctl save | grep '^rule add probe ')
+words=${line#rule add probe }
+size=$(ddfctl show probe | sed -n 's/.*memory \([0-9]*\) bytes.*/\1/p')
+line=$(ddfctl save | grep '^rule add small ')
+swords=${line#rule add small }
+ssize=$(ddfctl show small | sed -n 's/.*memory \([0-9]*\) bytes.*/\1/p')
+ddfctl rule flush
+((size > 0 && size <= max_rule && ssize > 0)) ||
+	fail "the rules have $size and $ssize bytes"
+# either rule fits, both do not
+echo $((size + ssize - 1)) >$params/max_net_bytes
+pretty "" "the large rule: $size bytes ($((size >> 20)) MiB), the small one $ssize; max_net_bytes $(cat $params/max_net_bytes); MemAvailable $((avail >> 10)) MiB"
+
+# Test that while a user namespace adds and deletes rules as large as the
+# caps allow, a request that needs RTNL is never held up 10 ms or more,
+# and that the caps hold.
+sentence="the namespace's rules would exceed max_net_bytes"
+export tmp words swords
+# shellcheck disable=SC2016
+ddfrtnl nobody bash -c '
+	# one line per add: ok, or the error ddfctl printed
+	add() {
+		local out
+		# shellcheck disable=SC2086
+		if out=$(ddfctl rule add "$@" 2>&1); then
+			echo ok
+			return 0
+		fi
+		echo "refused: $out"
+		return 1
+	}
+	while [[ ! -e $tmp/stop ]]; do
+		if add large $words; then ddfctl rule del large; fi
+	done >"$tmp/large" 2>&1 &
+	while [[ ! -e $tmp/stop ]]; do
+		if add small $swords; then
+			# the large rule cannot be there beside it
+			if ddfctl show large >/dev/null 2>&1; then echo both; fi
+			ddfctl rule del small
+		fi
+	done >"$tmp/small" 2>&1 &
+	wait
+	echo done >"$tmp/loops"' &
+loops=$!
+sleep 0.5 # the loops under way
+load=$(ddfrtnl time "$dev" "$ms")
+touch "$tmp/stop"
+wait "$loops" || fail "the namespace's loops failed"
+loops=
+[[ -e $tmp/loops ]] || fail "the namespace's loops did not run"
+pretty "" "ip link set $dev up/down beside them ($((ms / 1000)) s): $load"
+large_ok=$(grep -c '^ok$' "$tmp/large" || true)
+small_ok=$(grep -c '^ok$' "$tmp/small" || true)
+large_no=$(grep -c '^refused: ' "$tmp/large" || true)
+small_no=$(grep -c '^refused: ' "$tmp/small" || true)
+pretty "" "large rule: $large_ok added, $large_no refused; small rule: $small_ok added, $small_no refused"
+if grep -v -e '^ok$' -e "^refused: .*$sentence" "$tmp/large" "$tmp/small"; then
+	fail "the loops met something else than their cap"
+fi
+expect_ge "$large_ok" 2 "large rules added"
+expect_ge "$small_no" 1 "small rules refused for max_net_bytes"
+expect_eq "$(ddfctl save)" "" "rules left"
+max=$(field max_us "$load")
+[[ -n $max ]] || fail "no timing: $load"
+((max < 10000)) || fail "an RTNL request took $max us beside the rules being built"
+passed "RTNL requests at most $max us while $large_ok rules of $((size >> 20)) MiB were built; the cap held"
+
+echo "rtnl.sh: $blocks passed, 0 failed"
