@@ -58,9 +58,12 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One RTM_NEWLINK setting IFF_UP as up says; its round trip in ns. */
-static uint64_t set_up(struct mnl_socket *nl, int ifindex, int up,
-		       unsigned int seq)
+/*
+ * One RTM_NEWLINK: with mtu, set the MTU to it, else set IFF_UP as up
+ * says. Its round trip in ns.
+ */
+static uint64_t setlink(struct mnl_socket *nl, int ifindex, int up,
+			unsigned int mtu, unsigned int seq)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -74,8 +77,12 @@ static uint64_t set_up(struct mnl_socket *nl, int ifindex, int up,
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	ifi->ifi_flags = up ? IFF_UP : 0;
-	ifi->ifi_change = IFF_UP;
+	if (mtu) {
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	} else {
+		ifi->ifi_flags = up ? IFF_UP : 0;
+		ifi->ifi_change = IFF_UP;
+	}
 	t0 = now_ns();
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		die("sendto");
@@ -87,8 +94,8 @@ static uint64_t set_up(struct mnl_socket *nl, int ifindex, int up,
 	return now_ns() - t0;
 }
 
-/* Is dev up now? */
-static int dev_up(const char *dev)
+/* dev's flags and MTU now */
+static void dev_state(const char *dev, int *up, unsigned int *mtu)
 {
 	struct ifreq ifr = { 0 };
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -96,52 +103,83 @@ static int dev_up(const char *dev)
 	strncpy(ifr.ifr_name, dev, IFNAMSIZ - 1);
 	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
 		die(dev);
+	*up = !!(ifr.ifr_flags & IFF_UP);
+	if (ioctl(fd, SIOCGIFMTU, &ifr))
+		die(dev);
+	*mtu = ifr.ifr_mtu;
 	close(fd);
-	return !!(ifr.ifr_flags & IFF_UP);
+}
+
+/* The round trips of one kind of request. */
+struct times {
+	const char *what;
+	uint64_t *rt;
+	unsigned int n;
+};
+
+static void times_print(struct times *t)
+{
+	uint64_t over = 0;
+	unsigned int i, n = t->n;
+
+	qsort(t->rt, n, sizeof(*t->rt), cmp_u64);
+	for (i = 0; i < n; i++)
+		over += t->rt[i] > 10000000;
+	printf("%s ops %u max_us %llu p50_us %llu p99_us %llu over_10ms %llu\n",
+	       t->what, n, (unsigned long long)t->rt[n - 1] / 1000,
+	       (unsigned long long)t->rt[n / 2] / 1000,
+	       (unsigned long long)t->rt[n - 1 - n / 100] / 1000,
+	       (unsigned long long)over);
 }
 
 static int cmd_time(const char *dev, long ms, long gap_us)
 {
 	struct timespec gap = { gap_us / 1000000, gap_us % 1000000 * 1000 };
-	uint64_t *rt = calloc(MAX_OPS, sizeof(*rt));
-	uint64_t end, max = 0, over = 0;
+	struct times mtu = { "mtu", NULL, 0 }, updown = { "updown", NULL, 0 };
+	unsigned int seq = 0, mtu0;
 	struct mnl_socket *nl;
-	unsigned int n = 0;
-	int ifindex, was_up;
+	int ifindex, up0;
+	uint64_t end;
 
 	ifindex = if_nametoindex(dev);
 	if (!ifindex)
 		die(dev);
-	if (!rt)
+	mtu.rt = calloc(MAX_OPS, sizeof(uint64_t));
+	updown.rt = calloc(MAX_OPS, sizeof(uint64_t));
+	if (!mtu.rt || !updown.rt)
 		die("calloc");
-	was_up = dev_up(dev);
+	dev_state(dev, &up0, &mtu0);
 	nl = mnl_socket_open(NETLINK_ROUTE);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		die("rtnetlink socket");
 	end = now_ns() + (uint64_t)ms * 1000000;
-	while (n < MAX_OPS && now_ns() < end) {
-		rt[n] = set_up(nl, ifindex, !was_up ^ (n & 1), n + 1);
-		if (rt[n] > max)
-			max = rt[n];
-		over += rt[n] > 10000000;
-		n++;
+	/* in turn: an MTU change, then the device up or down */
+	while (updown.n < MAX_OPS && now_ns() < end) {
+		struct times *t = seq & 1 ? &updown : &mtu;
+
+		if (t == &mtu)
+			t->rt[t->n] = setlink(nl, ifindex, 0,
+					      mtu.n & 1 ? mtu0 : mtu0 - 100,
+					      ++seq);
+		else
+			t->rt[t->n] = setlink(nl, ifindex, !up0 ^ (updown.n & 1),
+					      0, ++seq);
+		t->n++;
 		if (gap_us)
 			nanosleep(&gap, NULL);
 	}
-	if (n & 1)
-		set_up(nl, ifindex, was_up, n + 1);
+	/* as it was */
+	setlink(nl, ifindex, 0, mtu0, ++seq);
+	setlink(nl, ifindex, up0, 0, ++seq);
 	mnl_socket_close(nl);
-	if (!n) {
+	if (!updown.n) {
 		fprintf(stderr, "ddfrtnl: no request in %ld ms\n", ms);
 		return 1;
 	}
-	qsort(rt, n, sizeof(*rt), cmp_u64);
-	printf("ops %u max_us %llu p50_us %llu p99_us %llu over_10ms %llu\n", n,
-	       (unsigned long long)max / 1000,
-	       (unsigned long long)rt[n / 2] / 1000,
-	       (unsigned long long)rt[n - 1 - n / 100] / 1000,
-	       (unsigned long long)over);
-	free(rt);
+	times_print(&mtu);
+	times_print(&updown);
+	free(mtu.rt);
+	free(updown.rt);
 	return 0;
 }
 
