@@ -3,12 +3,14 @@
  * ddfrtnl: the two sides of robust/rtnl.sh.
  *
  *   ddfrtnl time DEV MS [GAP_US]
- *	Set DEV up and down in turn (it ends as it was), one RTM_NEWLINK
- *	request at a time for MS milliseconds, GAP_US microseconds (default
- *	1000) apart. Each
+ *	For MS milliseconds, one RTM_NEWLINK request at a time, GAP_US
+ *	microseconds (default 1000) apart, in turn: one that changes nothing
+ *	(it takes RTNL, finds DEV and acknowledges: what it costs beyond the
+ *	round trip is the wait for RTNL), one that changes DEV's MTU (by 100
+ *	and back), one that sets DEV up or down; DEV ends as it was. Each
  *	request is timed from before its send to its acknowledgement, on
- *	CLOCK_MONOTONIC. One line:
- *	  ops N max_us X p50_us Y p99_us Z over_10ms W
+ *	CLOCK_MONOTONIC. A line per kind (noop, mtu, updown):
+ *	  KIND ops N max_us X p50_us Y p99_us Z over_10ms W
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -58,12 +60,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+enum change { NOOP, MTU, UPDOWN };
+
 /*
- * One RTM_NEWLINK: with mtu, set the MTU to it, else set IFF_UP as up
- * says. Its round trip in ns.
+ * One RTM_NEWLINK: nothing, the MTU set to mtu, or IFF_UP set as up says.
+ * Its round trip in ns.
  */
-static uint64_t setlink(struct mnl_socket *nl, int ifindex, int up,
-			unsigned int mtu, unsigned int seq)
+static uint64_t setlink(struct mnl_socket *nl, int ifindex, enum change what,
+			int up, unsigned int mtu, unsigned int seq)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -77,9 +81,9 @@ static uint64_t setlink(struct mnl_socket *nl, int ifindex, int up,
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	if (mtu) {
+	if (what == MTU) {
 		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
-	} else {
+	} else if (what == UPDOWN) {
 		ifi->ifi_flags = up ? IFF_UP : 0;
 		ifi->ifi_change = IFF_UP;
 	}
@@ -135,8 +139,9 @@ static void times_print(struct times *t)
 static int cmd_time(const char *dev, long ms, long gap_us)
 {
 	struct timespec gap = { gap_us / 1000000, gap_us % 1000000 * 1000 };
-	struct times mtu = { "mtu", NULL, 0 }, updown = { "updown", NULL, 0 };
-	unsigned int seq = 0, mtu0;
+	struct times t[] = { { "noop", NULL, 0 }, { "mtu", NULL, 0 },
+			     { "updown", NULL, 0 } };
+	unsigned int seq = 0, mtu0, i;
 	struct mnl_socket *nl;
 	int ifindex, up0;
 	uint64_t end;
@@ -144,42 +149,37 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 	ifindex = if_nametoindex(dev);
 	if (!ifindex)
 		die(dev);
-	mtu.rt = calloc(MAX_OPS, sizeof(uint64_t));
-	updown.rt = calloc(MAX_OPS, sizeof(uint64_t));
-	if (!mtu.rt || !updown.rt)
-		die("calloc");
+	for (i = 0; i < 3; i++) {
+		t[i].rt = calloc(MAX_OPS, sizeof(uint64_t));
+		if (!t[i].rt)
+			die("calloc");
+	}
 	dev_state(dev, &up0, &mtu0);
 	nl = mnl_socket_open(NETLINK_ROUTE);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		die("rtnetlink socket");
 	end = now_ns() + (uint64_t)ms * 1000000;
-	/* in turn: an MTU change, then the device up or down */
-	while (updown.n < MAX_OPS && now_ns() < end) {
-		struct times *t = seq & 1 ? &updown : &mtu;
+	for (i = 0; t[UPDOWN].n < MAX_OPS && now_ns() < end; i = (i + 1) % 3) {
+		unsigned int n = t[i].n;
 
-		if (t == &mtu)
-			t->rt[t->n] = setlink(nl, ifindex, 0,
-					      mtu.n & 1 ? mtu0 : mtu0 - 100,
-					      ++seq);
-		else
-			t->rt[t->n] = setlink(nl, ifindex, !up0 ^ (updown.n & 1),
-					      0, ++seq);
-		t->n++;
+		t[i].rt[n] = setlink(nl, ifindex, i, !up0 ^ (n & 1),
+				     n & 1 ? mtu0 : mtu0 - 100, ++seq);
+		t[i].n++;
 		if (gap_us)
 			nanosleep(&gap, NULL);
 	}
 	/* as it was */
-	setlink(nl, ifindex, 0, mtu0, ++seq);
-	setlink(nl, ifindex, up0, 0, ++seq);
+	setlink(nl, ifindex, MTU, 0, mtu0, ++seq);
+	setlink(nl, ifindex, UPDOWN, up0, 0, ++seq);
 	mnl_socket_close(nl);
-	if (!updown.n) {
+	if (!t[UPDOWN].n) {
 		fprintf(stderr, "ddfrtnl: no request in %ld ms\n", ms);
 		return 1;
 	}
-	times_print(&mtu);
-	times_print(&updown);
-	free(mtu.rt);
-	free(updown.rt);
+	for (i = 0; i < 3; i++) {
+		times_print(&t[i]);
+		free(t[i].rt);
+	}
 	return 0;
 }
 
