@@ -9,7 +9,9 @@
  *	round trip is the wait for RTNL), one that changes DEV's MTU (by 100
  *	and back), one that sets DEV up or down; DEV ends as it was. Each
  *	request is timed from before its send to its acknowledgement, on
- *	CLOCK_MONOTONIC. A line per kind (noop, mtu, updown):
+ *	CLOCK_MONOTONIC, and so is each pause beyond GAP_US (sleep: how late
+ *	this process ran again, whatever held it). A line per kind (noop,
+ *	mtu, updown, sleep):
  *	  KIND ops N max_us X p50_us Y p99_us Z over_10ms W
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
@@ -140,7 +142,8 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 {
 	struct timespec gap = { gap_us / 1000000, gap_us % 1000000 * 1000 };
 	struct times t[] = { { "noop", NULL, 0 }, { "mtu", NULL, 0 },
-			     { "updown", NULL, 0 } };
+			     { "updown", NULL, 0 }, { "sleep", NULL, 0 } };
+	struct times *late = &t[3];
 	unsigned int seq = 0, mtu0, i;
 	struct mnl_socket *nl;
 	int ifindex, up0;
@@ -149,7 +152,7 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 	ifindex = if_nametoindex(dev);
 	if (!ifindex)
 		die(dev);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		t[i].rt = calloc(MAX_OPS, sizeof(uint64_t));
 		if (!t[i].rt)
 			die("calloc");
@@ -165,8 +168,14 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 		t[i].rt[n] = setlink(nl, ifindex, i, !up0 ^ (n & 1),
 				     n & 1 ? mtu0 : mtu0 - 100, ++seq);
 		t[i].n++;
-		if (gap_us)
+		if (gap_us && late->n < MAX_OPS) {
+			uint64_t t0 = now_ns(), dt;
+
 			nanosleep(&gap, NULL);
+			dt = now_ns() - t0;
+			late->rt[late->n++] = dt > gap_us * 1000ull ?
+					      dt - gap_us * 1000ull : 0;
+		}
 	}
 	/* as it was */
 	setlink(nl, ifindex, MTU, 0, mtu0, ++seq);
@@ -176,8 +185,9 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 		fprintf(stderr, "ddfrtnl: no request in %ld ms\n", ms);
 		return 1;
 	}
-	for (i = 0; i < 3; i++) {
-		times_print(&t[i]);
+	for (i = 0; i < 4; i++) {
+		if (t[i].n)
+			times_print(&t[i]);
 		free(t[i].rt);
 	}
 	return 0;
