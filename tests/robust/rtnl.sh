@@ -8,13 +8,28 @@
 # lo as large as max_rule_bytes and a third of the VM's free memory allow,
 # and another adds and deletes a small one, the namespace's max_net_bytes
 # lowered to admit either rule but not both. Meanwhile the initial
-# namespace sets a dummy device up and down (ddfrtnl time), each request
-# timed. The worst request must stay under 10 ms; the large rule must have
-# been built and published several times; every refusal must be the
-# kernel's max_net_bytes sentence, and the small rule must never be there
-# together with the large one. Run as root where nf_ddf.ko loads:
+# namespace times RTM_NEWLINK requests on a dummy device (ddfrtnl time):
+# one that changes nothing (its time beyond the round trip is the wait for
+# RTNL), an MTU change, up/down. The large rule must have been built and
+# published several times, every refusal must be the kernel's
+# max_net_bytes sentence, and the small rule must never be there together
+# with the large one. The requests' times are printed; with
+# DDF_RTNL_MAX_US set, the worst request that changes nothing must stay
+# under it.
 #
-#   DDF_MODULES=<directory with nf_ddf.ko> [DDF_SOAK=1] tests/robust/rtnl.sh
+# Why no bound by default: under TCG on a shared 2-core host, in the debug
+# lane (2 vCPUs, 1 GiB, large rule 207 MiB), that request's worst is
+# about 200 ms beside the loops whether or not nf_ddf takes RTNL at all:
+#   rule add building under RTNL (before):  worst 208 ms, 19 of 296 > 10 ms
+#   building before RTNL (now):              worst 163-244 ms, 11-15 > 10 ms
+#   rules of family inet (no RTNL in nf_ddf): worst 216 ms, 11 of 395
+#   the request alone, no loops:             worst 2-8 ms, p50 0.7 ms
+# so there it cannot tell the two apart; on a host where the requests
+# alone stay far under 10 ms, DDF_RTNL_MAX_US=10000 can. Run as root where
+# nf_ddf.ko loads:
+#
+#   DDF_MODULES=<directory with nf_ddf.ko> [DDF_SOAK=1] [DDF_RTNL_MAX_US=N] \
+#	tests/robust/rtnl.sh
 
 set -e
 
@@ -89,8 +104,8 @@ echo $((size + ssize - 1)) >$params/max_net_bytes
 pretty "" "the large rule: $size bytes ($((size >> 20)) MiB), the small one $ssize; max_net_bytes $(cat $params/max_net_bytes); MemAvailable $((avail >> 10)) MiB"
 
 # Test that while a user namespace adds and deletes rules as large as the
-# caps allow, a request that needs RTNL is never held up 10 ms or more,
-# and that the caps hold.
+# caps allow, the rules are built and the caps hold; time the requests
+# that need RTNL meanwhile (bounded with DDF_RTNL_MAX_US).
 sentence="the namespace's rules would exceed max_net_bytes"
 export tmp words swords
 # shellcheck disable=SC2016
@@ -141,7 +156,10 @@ expect_ge "$small_no" 1 "small rules refused for max_net_bytes"
 expect_eq "$(ddfctl save)" "" "rules left"
 max=$(field noop max_us "$load")
 [[ -n $max ]] || fail "no timing: $load"
-((max < 10000)) || fail "an RTNL request took $max us beside the rules being built"
-passed "RTNL requests at most $max us while $large_ok rules of $((size >> 20)) MiB were built; the cap held"
+if [[ -n ${DDF_RTNL_MAX_US:-} ]]; then
+	((max < DDF_RTNL_MAX_US)) ||
+		fail "an RTNL request took $max us beside the rules being built"
+fi
+passed "$large_ok rules of $((size >> 20)) MiB built beside RTNL requests of at most $max us; the cap held"
 
 echo "rtnl.sh: $blocks passed, 0 failed"
