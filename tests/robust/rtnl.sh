@@ -17,16 +17,20 @@
 # DDF_RTNL_MAX_US set, the worst request that changes nothing must stay
 # under it.
 #
-# Why no bound by default: under TCG on a shared 2-core host, in the debug
-# lane (2 vCPUs, 1 GiB, large rule 207 MiB), that request's worst is
-# about 200 ms beside the loops whether or not nf_ddf takes RTNL at all:
-#   rule add building under RTNL (before):  worst 208 ms, 19 of 296 > 10 ms
-#   building before RTNL (now):              worst 163-244 ms, 11-15 > 10 ms
-#   rules of family inet (no RTNL in nf_ddf): worst 216 ms, 11 of 395
-#   the request alone, no loops:             worst 2-8 ms, p50 0.7 ms
-# so there it cannot tell the two apart; on a host where the requests
-# alone stay far under 10 ms, DDF_RTNL_MAX_US=10000 can. Run as root where
-# nf_ddf.ko loads:
+# Measured in the debug lane (TCG, 2 vCPUs, 1 GiB; the large rule 207 MiB,
+# the most a third of MemAvailable allows), the worst request that changes
+# nothing, beside the loops for 15 s:
+#   the host otherwise idle: alone 5-7 ms (p50 0.7 ms);
+#     rule add building under RTNL (before): 835 ms, 29 of 304 over 10 ms,
+#     7 large rules built;
+#     building before RTNL (now): 8.9 ms, none of 866 over 10 ms, 17 built
+#   the host busy with another VM run:
+#     before: 208 ms, 19 of 296 over 10 ms; now: 163-244 ms, 11-35 over;
+#     with rules of family inet, which take no RTNL in nf_ddf: 216 ms
+# A busy host holds the requests up as long as the old code did, so the
+# bound is not the default: DDF_RTNL_MAX_US=10000 on an idle host tells
+# the two apart (the lanes pass it into the VM). Run as root where nf_ddf.ko
+# loads:
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> [DDF_SOAK=1] [DDF_RTNL_MAX_US=N] \
 #	tests/robust/rtnl.sh
