@@ -19,18 +19,18 @@
 #
 # Measured in the debug lane (TCG, 2 vCPUs, 1 GiB; the large rule 207 MiB,
 # the most a third of MemAvailable allows), the worst request that changes
-# nothing, beside the loops for 15 s:
-#   the host otherwise idle: alone 5-7 ms (p50 0.7 ms);
-#     rule add building under RTNL (before): 835 ms, 29 of 304 over 10 ms,
-#     7 large rules built;
-#     building before RTNL (now): 8.9 ms, none of 866 over 10 ms, 17 built
-#   the host busy with another VM run:
-#     before: 208 ms, 19 of 296 over 10 ms; now: 163-244 ms, 11-35 over;
-#     with rules of family inet, which take no RTNL in nf_ddf: 216 ms
-# A busy host holds the requests up as long as the old code did, so the
-# bound is not the default: DDF_RTNL_MAX_US=10000 on an idle host tells
-# the two apart (the lanes pass it into the VM). Run as root where nf_ddf.ko
-# loads:
+# nothing, beside the loops for 15 s (alone: 4-8 ms, p50 0.7 ms):
+#   rule add building under RTNL (before), 2 runs: 835 ms (29 of 304 over
+#     10 ms, 7 large rules built), 208 ms (19 of 296); an MTU change in
+#     another run: 760 ms;
+#   building before RTNL (now), 6 runs: once 8.9 ms (none of 866 over
+#     10 ms, 17 large rules built), else 148-244 ms (11-35 over), with
+#     the timing process's own wake-ups late by up to 166 ms (sleep);
+#   rules of family inet, which take no RTNL in nf_ddf: 216 ms.
+# Under emulation on a shared host the whole guest stalls as long as the
+# old code held RTNL, so the bound is not the default: DDF_RTNL_MAX_US=10000
+# where the guest does not stall tells the two apart
+# (the lanes pass it into the VM). Run as root where nf_ddf.ko loads:
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> [DDF_SOAK=1] [DDF_RTNL_MAX_US=N] \
 #	tests/robust/rtnl.sh
