@@ -189,12 +189,18 @@ static struct ddf_filter *exact_init(void *mem, const struct ddf_params *p,
 	struct ddf_exact *x = mem;
 	char *next = (char *)mem + EXACT_HDR_BYTES;
 	uint64_t w = p->window;
+	bool time_mode = p->flags & DDF_PF_TIME;
 
-	memset(x, 0, EXACT_HDR_BYTES);
+	/*
+	 * All of it zeroed, as every kind does (the dictionary by
+	 * ddf_dict_init()): callers hand over memory they did not clear.
+	 */
+	memset(x, 0, EXACT_HDR_BYTES + w * sizeof(struct ddf_hash) +
+			     (time_mode ? w * sizeof(uint64_t) : 0));
 	x->w = w;
 	x->ring = (struct ddf_hash *)next;
 	next += w * sizeof(struct ddf_hash);
-	if (p->flags & DDF_PF_TIME) {
+	if (time_mode) {
 		x->window_ns = p->window_ns;
 		x->ts = (uint64_t *)next;
 		next += w * sizeof(uint64_t);

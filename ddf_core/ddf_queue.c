@@ -380,6 +380,9 @@ struct ddf_filter *ddf_queue_init(const struct ddf_filter_type *inner,
 	/* generations 0 .. L - 1 in subfilters 0 .. L - 1; L - 1 is newest */
 	for (i = 0; i < q->L; i++) {
 		memset(queue_state(q, i), 0, QUEUE_STATE_BYTES);
+		/* the padding after the inner filter: no byte left unwritten */
+		memset((char *)queue_sub(q, i) + q->inner_bytes, 0,
+		       q->sub_bytes - QUEUE_STATE_BYTES - q->inner_bytes);
 		if (!queue_build(q, i, i, now))
 			return NULL;
 	}

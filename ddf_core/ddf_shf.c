@@ -275,16 +275,21 @@ static struct ddf_filter *shf_init(void *mem, const struct ddf_params *p,
 	struct ddf_shf *s = mem;
 	char *next = (char *)mem + SHF_HDR_BYTES;
 	uint64_t w = p->window, words = shf_ring_words(w, p->fp_bits);
+	bool time_mode = p->flags & DDF_PF_TIME;
 
-	memset(s, 0, SHF_HDR_BYTES);
+	/*
+	 * All of it zeroed, as every kind does (the dictionary by
+	 * ddf_dict_init()): callers hand over memory they did not clear.
+	 */
+	memset(s, 0, SHF_HDR_BYTES + words * 8 +
+			     (time_mode ? w * sizeof(uint64_t) : 0));
 	s->w = w;
 	s->h = p->fp_bits;
 	s->mask = p->fp_bits >= 64 ? ~0ull : (1ull << p->fp_bits) - 1;
 	s->compact = p->kind == DDF_KIND_CSHF;
 	s->ring = (uint64_t *)next;
-	memset(s->ring, 0, words * 8);
 	next += words * 8;
-	if (p->flags & DDF_PF_TIME) {
+	if (time_mode) {
 		s->window_ns = p->window_ns;
 		s->ts = (uint64_t *)next;
 		next += w * sizeof(uint64_t);

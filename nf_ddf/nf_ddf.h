@@ -48,7 +48,7 @@ struct nf_ddf_pcpu {
 struct nf_ddf_fmem {
 	struct rcu_head rcu;
 	struct ddf_filter *filter;
-	void *mem; /* kvzalloc'ed, holds filter */
+	void *mem; /* kvmalloc'ed, written whole by ddf_filter_init() */
 	u64 bytes;
 };
 
@@ -140,7 +140,10 @@ unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
 void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 			      struct ddf_stats *st);
-int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter);
+int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
+		      struct nf_ddf_fmem *fm);
+struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes);
+void nf_ddf_fmem_free(struct nf_ddf_fmem *fm);
 
 /* nf_ddf_dev.c: netdev rules and their devices */
 int nf_ddf_dev_attach(struct nf_ddf_rule *rule, struct net_device *dev);

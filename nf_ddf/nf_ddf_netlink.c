@@ -20,10 +20,28 @@
 static struct genl_family nf_ddf_genl_family;
 
 /*
- * Resolve the filter parameters, check the size against the caps and
- * allocate. On success *rulep holds a new rule with its filter built.
+ * Whether a filter of bytes fits beside the namespace's rules, which hold
+ * net_bytes; -EFBIG with the extended ack set when it does not.
  */
-static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
+static int nf_ddf_net_room(u64 net_bytes, u64 bytes, struct nlattr *fattr,
+			   struct netlink_ext_ack *extack)
+{
+	if (bytes > nf_ddf_max_net_bytes - min_t(u64, net_bytes,
+						  nf_ddf_max_net_bytes)) {
+		NL_SET_ERR_MSG_ATTR(extack, fattr,
+				    "the namespace's rules would exceed max_net_bytes");
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/*
+ * Resolve the filter parameters, check the size against the caps (against
+ * max_net_bytes with the namespace's rules holding net_bytes: the caller
+ * checks again when it publishes the rule) and allocate. On success *rulep
+ * holds a new rule with its filter built.
+ */
+static int nf_ddf_rule_build(u64 net_bytes, struct nf_ddf_rule *tmpl,
 			     struct nlattr *fattr, struct nf_ddf_rule **rulep,
 			     struct netlink_ext_ack *extack)
 {
@@ -39,12 +57,9 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 				    "the filter is larger than max_rule_bytes");
 		return -E2BIG;
 	}
-	if (bytes > nf_ddf_max_net_bytes - min_t(u64, dn->bytes,
-						  nf_ddf_max_net_bytes)) {
-		NL_SET_ERR_MSG_ATTR(extack, fattr,
-				    "the namespace's rules would exceed max_net_bytes");
-		return -EFBIG;
-	}
+	err = nf_ddf_net_room(net_bytes, bytes, fattr, extack);
+	if (err)
+		return err;
 	rule = nf_ddf_rule_alloc(&tmpl->params, bytes);
 	if (!rule)
 		return -ENOMEM;
@@ -70,18 +85,18 @@ static int nf_ddf_rule_build(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 	return 0;
 }
 
-/*
- * A netdev rule's device, by name in the rule's namespace (RTNL held):
- * NULL with the extended ack set when there is none.
- */
-static struct net_device *nf_ddf_new_dev(struct nf_ddf_rule *rule,
-					 struct nlattr **attrs,
-					 struct netlink_ext_ack *extack)
+static int nf_ddf_name_taken(struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = __dev_get_by_name(rule->net, rule->devname);
+	NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_NAME],
+			    "a rule with this name exists");
+	return -EEXIST;
+}
 
-	if (dev)
-		return dev;
+/* A netdev rule's device is not in the rule's namespace. */
+static int nf_ddf_no_dev(const struct nf_ddf_rule *rule, struct nlattr **attrs,
+			 struct netlink_ext_ack *extack)
+{
 #ifdef NL_SET_ERR_MSG_FMT_MOD
 	NL_SET_ERR_MSG_FMT_MOD(extack,
 			       "no device %s in the rule's network namespace",
@@ -90,7 +105,34 @@ static struct net_device *nf_ddf_new_dev(struct nf_ddf_rule *rule,
 	NL_SET_ERR_MSG_MOD(extack, "no such device in the rule's network namespace");
 #endif
 	NL_SET_BAD_ATTR(extack, attrs[DDF_A_DEV]);
-	return NULL;
+	return -ENODEV;
+}
+
+/*
+ * The checks of a NEW request that the table and the devices decide, made
+ * before its filter is built, so that a request bound to fail allocates
+ * nothing and fails as it did when all was done under the locks; the
+ * handler makes them again under the locks. *net_bytes: what the
+ * namespace's rules hold now.
+ */
+static int nf_ddf_new_precheck(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
+			       struct nlattr **attrs, u64 *net_bytes,
+			       struct netlink_ext_ack *extack)
+{
+	bool taken, dev = true;
+
+	mutex_lock(&dn->lock);
+	taken = nf_ddf_rule_find(dn, tmpl->name);
+	*net_bytes = dn->bytes;
+	mutex_unlock(&dn->lock);
+	if (taken)
+		return nf_ddf_name_taken(attrs, extack);
+	if (tmpl->family == NFPROTO_NETDEV) {
+		rcu_read_lock();
+		dev = dev_get_by_name_rcu(tmpl->net, tmpl->devname);
+		rcu_read_unlock();
+	}
+	return dev ? 0 : nf_ddf_no_dev(tmpl, attrs, extack);
 }
 
 /* Why a hook could not be registered, in words. */
@@ -106,14 +148,24 @@ static void nf_ddf_insert_err(const struct nf_ddf_rule *rule, int err,
 		NL_SET_ERR_MSG_MOD(extack, "the netfilter hook cannot be registered");
 }
 
+/*
+ * The rule is built (its filter allocated and written, up to
+ * max_rule_bytes) before RTNL and the table's lock are taken: RTNL is the
+ * whole host's, and any user may be root of a namespace of its own. Under
+ * them only what may have changed since is checked again (the name, the
+ * device, the namespace's cap) before the rule is published; a rule that
+ * loses such a race is freed unseen.
+ */
 static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct nf_ddf_rule *tmpl, *rule = NULL;
-	bool netdev;
+	struct net_device *dev = NULL;
 	const char *name;
+	u64 net_bytes = 0;
+	bool netdev;
 	int err;
 
 	name = nf_ddf_attr_name(attrs, extack);
@@ -125,31 +177,36 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	strscpy(tmpl->name, name, sizeof(tmpl->name));
 	tmpl->net = genl_info_net(info);
 	err = nf_ddf_rule_parse(tmpl, attrs, extack);
+	if (!err)
+		err = nf_ddf_new_precheck(dn, tmpl, attrs, &net_bytes, extack);
+	if (!err)
+		err = nf_ddf_rule_build(net_bytes, tmpl, attrs[DDF_A_FILTER],
+					&rule, extack);
+	netdev = tmpl->family == NFPROTO_NETDEV;
+	kfree(tmpl);
 	if (err)
-		goto out;
+		return err;
 
 	/* a device comes and goes under RTNL: see nf_ddf_dev.c */
-	netdev = tmpl->family == NFPROTO_NETDEV;
 	if (netdev)
 		rtnl_lock();
 	mutex_lock(&dn->lock);
-	if (nf_ddf_rule_find(dn, tmpl->name)) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_NAME],
-				    "a rule with this name exists");
-		err = -EEXIST;
+	if (nf_ddf_rule_find(dn, rule->name)) {
+		err = nf_ddf_name_taken(attrs, extack);
 		goto unlock;
 	}
 	if (netdev) {
-		tmpl->dev = nf_ddf_new_dev(tmpl, attrs, extack);
-		if (!tmpl->dev) {
-			err = -ENODEV;
+		dev = __dev_get_by_name(rule->net, rule->devname);
+		if (!dev) {
+			err = nf_ddf_no_dev(rule, attrs, extack);
 			goto unlock;
 		}
 	}
-	err = nf_ddf_rule_build(dn, tmpl, attrs[DDF_A_FILTER], &rule, extack);
+	err = nf_ddf_net_room(dn->bytes, rule->mem_bytes, attrs[DDF_A_FILTER],
+			      extack);
 	if (err)
 		goto unlock;
-	rule->dev = tmpl->dev;
+	rule->dev = dev;
 	err = nf_ddf_rule_insert(dn, rule);
 	if (err) {
 		nf_ddf_insert_err(rule, err, extack);
@@ -157,12 +214,13 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		rule->dev = NULL;
 		nf_ddf_rule_put(rule);
 	}
+	rule = NULL;
 unlock:
 	mutex_unlock(&dn->lock);
 	if (netdev)
 		rtnl_unlock();
-out:
-	kfree(tmpl);
+	/* a rule that lost a race was never seen: freed outside the locks */
+	nf_ddf_rule_free(rule);
 	return err;
 }
 
@@ -225,19 +283,67 @@ static int nf_ddf_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * The empty filter of a reset, built outside the table's lock (device
+ * events take it under RTNL) for the named rule as it is now; *gen: the
+ * table's generation then. NULL: *err set.
+ */
+static struct nf_ddf_fmem *nf_ddf_reset_filter(struct nf_ddf_net *dn,
+					       struct genl_info *info,
+					       unsigned int *gen, int *err)
+{
+	struct nf_ddf_rule *rule;
+	struct nf_ddf_fmem *fm;
+	struct ddf_params params;
+	u64 bytes = 0;
+
+	mutex_lock(&dn->lock);
+	rule = nf_ddf_lookup(dn, info, err);
+	if (rule) {
+		params = rule->params;
+		bytes = rule->mem_bytes;
+		*gen = dn->gen;
+	}
+	mutex_unlock(&dn->lock);
+	if (!rule)
+		return NULL;
+	fm = nf_ddf_fmem_new(&params, bytes);
+	if (!fm)
+		*err = -ENOMEM;
+	return fm;
+}
+
 static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct nlattr *fl = info->attrs[DDF_A_RESET_FLAGS];
+	bool filter = fl && (nla_get_u32(fl) & DDF_RESET_F_FILTER);
+	struct nf_ddf_fmem *fm = NULL, *unused;
 	struct nf_ddf_rule *rule;
+	unsigned int gen = 0;
 	int err = 0;
 
+	if (filter) {
+		fm = nf_ddf_reset_filter(dn, info, &gen, &err);
+		if (!fm)
+			return err;
+	}
 	mutex_lock(&dn->lock);
 	rule = nf_ddf_lookup(dn, info, &err);
-	if (rule)
-		err = nf_ddf_rule_reset(rule, fl &&
-				       (nla_get_u32(fl) & DDF_RESET_F_FILTER));
+	unused = fm;
+	if (rule) {
+		/*
+		 * Rules came or went since fm was built: the name may be
+		 * another rule's now, of other params; one is built here.
+		 */
+		if (dn->gen == gen)
+			unused = NULL;
+		else
+			fm = NULL;
+		err = nf_ddf_rule_reset(rule, filter, fm);
+	}
 	mutex_unlock(&dn->lock);
+	nf_ddf_fmem_free(unused);
 	return err;
 }
 

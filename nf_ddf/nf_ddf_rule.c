@@ -18,16 +18,19 @@
 DEFINE_XARRAY_ALLOC1(nf_ddf_ids);
 static u32 nf_ddf_next_id; /* under nf_ddf_ids' lock */
 
-/* A filter built from params (resolved) in bytes of new memory. */
-static struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params,
-					   u64 bytes)
+/*
+ * A filter built from params (resolved) in bytes of new memory. Not zeroed
+ * on allocation: ddf_filter_init() writes every byte of it, and zeroing it
+ * twice doubles the cost of a rule of up to max_rule_bytes.
+ */
+struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes)
 {
 	struct nf_ddf_fmem *fm;
 
 	fm = kzalloc(sizeof(*fm), GFP_KERNEL_ACCOUNT);
 	if (!fm)
 		return NULL;
-	fm->mem = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
+	fm->mem = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!fm->mem)
 		goto err;
 	fm->bytes = bytes;
@@ -41,7 +44,7 @@ err:
 	return NULL;
 }
 
-static void nf_ddf_fmem_free(struct nf_ddf_fmem *fm)
+void nf_ddf_fmem_free(struct nf_ddf_fmem *fm)
 {
 	if (fm) {
 		kvfree(fm->mem);
@@ -268,18 +271,19 @@ void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 }
 
 /*
- * Zero the counters and, with filter, empty the filter: a new one is built
- * beside it and swapped in, so packets racing the reset use either the old
- * filter or the new one, never a half-cleared one. The old one is freed
- * after a grace period. Fails (changing nothing) only when memory for the
- * new filter is short.
+ * Zero the counters and, with filter, empty the filter: a new one, fm
+ * (built for the rule's params by the caller, which this takes over) or
+ * one built here, is swapped in, so packets racing the reset use either
+ * the old filter or the new one, never a half-cleared one. The old one is
+ * freed after a grace period. Fails (changing nothing) only when memory
+ * for the new filter is short.
  */
-int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter)
+int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
+		      struct nf_ddf_fmem *fm)
 {
-	struct nf_ddf_fmem *fm = NULL;
 	struct nf_ddf_pcpu sum;
 
-	if (filter) {
+	if (filter && !fm) {
 		fm = nf_ddf_fmem_new(&rule->params, rule->mem_bytes);
 		if (!fm)
 			return -ENOMEM;

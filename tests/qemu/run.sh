@@ -188,6 +188,7 @@ prepare() {
 		DDF_BENCH=${DDF_BENCH:-}
 		$(env | sed -n "s/^\(DDF_BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p")
 		$(env | sed -n "s/^\(DDF_FUZZ_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
+		$(env | sed -n "s/^\(DDF_RTNL_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
 		DDF_KUNIT=$5
 		DDF_SHELL=$6
 		DDF_TESTS="${tests# }"

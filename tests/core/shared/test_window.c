@@ -710,6 +710,79 @@ DDF_TEST(window_bad_params)
 	}
 }
 
+/*
+ * A kind's init writes every byte of its memory and ddf_filter_init() the
+ * room to align it: the kernel hands over memory it did not zero. A filter
+ * of each kind built over junk, at an address off a cache line, equals
+ * byte for byte the one built over zeros in the same place, and the byte
+ * after the memory is left alone.
+ */
+DDF_TEST(init_writes_every_byte)
+{
+	static const struct ddf_params cases[] = {
+		{ .kind = DDF_KIND_APBF, .k = 4, .l = 3, .window = 1000 },
+		{ .kind = DDF_KIND_APBBF, .k = 3, .l = 5, .window = 1000 },
+		{ .kind = DDF_KIND_APBBF, .flags = DDF_PF_TIME, .k = 2, .l = 3,
+		  .window = 1000, .window_ns = 100000 },
+		{ .kind = DDF_KIND_QHT, .k = 4, .fp_bits = 16, .m = 100 },
+		{ .kind = DDF_KIND_QHTD, .k = 4, .fp_bits = 16, .m = 100 },
+		{ .kind = DDF_KIND_QQHTD, .k = 4, .fp_bits = 16, .m = 100 },
+		{ .kind = DDF_KIND_SQF, .k = 2, .fp_bits = 8, .cell_bits = 10,
+		  .m = 128, .rng_seed = 1 },
+		{ .kind = DDF_KIND_SBF, .m = 1000, .cell_bits = 3, .k = 3,
+		  .decrements = 10, .rng_seed = 1 },
+		{ .kind = DDF_KIND_A2, .window = 1000, .m = 4096, .k = 3 },
+		{ .kind = DDF_KIND_BDBF, .window = 1000, .m = 4096, .k = 3,
+		  .cell_bits = 4 },
+		{ .kind = DDF_KIND_CUCKOO, .m = 64, .k = 4, .fp_bits = 8,
+		  .rng_seed = 1 },
+		{ .kind = DDF_KIND_RSBF, .k = 2, .m = 4096, .rng_seed = 1 },
+		{ .kind = DDF_KIND_BSBF, .k = 2, .m = 4096, .rng_seed = 1 },
+		{ .kind = DDF_KIND_BSBFSD, .k = 2, .m = 4096, .rng_seed = 1 },
+		{ .kind = DDF_KIND_RLBSBF, .k = 2, .m = 4096, .rng_seed = 1 },
+		{ .kind = DDF_KIND_SHF, .window = 100, .fp_bits = 20 },
+		{ .kind = DDF_KIND_SHF, .flags = DDF_PF_TIME, .window = 100,
+		  .window_ns = 100000, .fp_bits = 20 },
+		{ .kind = DDF_KIND_CSHF, .window = 100, .fp_bits = 20 },
+		{ .kind = DDF_KIND_EXACT, .window = 100 },
+		{ .kind = DDF_KIND_EXACT, .flags = DDF_PF_TIME, .window = 100,
+		  .window_ns = 100000 },
+		{ .kind = DDF_KIND_QUEUE, .inner_kind = DDF_KIND_EXACT,
+		  .window = 100, .subfilters = 3 },
+		{ .kind = DDF_KIND_QUEUE, .inner_kind = DDF_KIND_SHF,
+		  .window = 100, .subfilters = 3, .fp_bits = 20 },
+		{ .kind = DDF_KIND_QUEUE, .inner_kind = DDF_KIND_QHT,
+		  .window = 200, .subfilters = 4, .k = 4, .fp_bits = 16,
+		  .m = 100 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < DDF_ARRAY_SIZE(cases); i++) {
+		struct ddf_params p = cases[i];
+		const char *name = ddf_kind_name(p.kind), *why = NULL;
+		uint64_t size;
+		char *mem, *junk, *base;
+
+		DDF_ASSERT_MSG(t, !ddf_params_resolve(&p, &why), "%s: %s", name,
+			       why ? why : "-");
+		size = ddf_filter_memsize(&p);
+		mem = ddf_test_alloc(t, size + 9);
+		junk = ddf_test_alloc(t, size);
+		DDF_ASSERT(t, size && mem && junk);
+		base = mem + 8; /* 56 bytes to the next cache line */
+		memset(base, 0xa5, size + 1);
+		DDF_ASSERT_MSG(t, ddf_filter_init(base, size, &p, 1000), "%s",
+			       name);
+		memcpy(junk, base, size);
+		memset(base, 0, size);
+		DDF_ASSERT(t, ddf_filter_init(base, size, &p, 1000));
+		DDF_EXPECT_MSG(t, !memcmp(junk, base, size),
+			       "%s (case %u): a byte init did not write", name,
+			       i);
+		DDF_EXPECT_EQ(t, (unsigned char)base[size], 0xa5);
+	}
+}
+
 static ddf_case_t ddf_window_cases[] = {
 	DDF_CASE(window_types_registered),
 	DDF_CASE(exact_matches_reference),
@@ -724,6 +797,7 @@ static ddf_case_t ddf_window_cases[] = {
 	DDF_CASE(queue_resolve),
 	DDF_CASE(window_lookup_does_not_modify),
 	DDF_CASE(window_bad_params),
+	DDF_CASE(init_writes_every_byte),
 	DDF_CASES_END,
 };
 

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfrtnl: the two sides of robust/rtnl.sh.
+ *
+ *   ddfrtnl time DEV MS [GAP_US]
+ *	For MS milliseconds, one RTM_NEWLINK request at a time, GAP_US
+ *	microseconds (default 1000) apart, in turn: one that changes nothing
+ *	(it takes RTNL, finds DEV and acknowledges: what it costs beyond the
+ *	round trip is the wait for RTNL), one that changes DEV's MTU (by 100
+ *	and back), one that sets DEV up or down; DEV ends as it was. Each
+ *	request is timed from before its send to its acknowledgement, on
+ *	CLOCK_MONOTONIC, and so is each pause beyond GAP_US (sleep: how late
+ *	this process ran again, whatever held it). A line per kind (noop,
+ *	mtu, updown, sleep):
+ *	  KIND ops N max_us X p50_us Y p99_us Z over_10ms W
+ *   ddfrtnl nobody CMD [ARG...]
+ *	Run CMD as uid and gid 65534, root of a new user namespace with a
+ *	new network namespace: CAP_NET_ADMIN there and over nothing else,
+ *	what any local user gets from `unshare -U -r -n`.
+ *
+ * The requests are timed inside one process: starting `ip` costs far more
+ * than the request itself under emulation.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOBODY 65534
+#define MAX_OPS (1 << 20)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ddfrtnl: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum change { NOOP, MTU, UPDOWN };
+
+/*
+ * One RTM_NEWLINK: nothing, the MTU set to mtu, or IFF_UP set as up says.
+ * Its round trip in ns.
+ */
+static uint64_t setlink(struct mnl_socket *nl, int ifindex, enum change what,
+			int up, unsigned int mtu, unsigned int seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+	uint64_t t0;
+	ssize_t n;
+
+	nlh->nlmsg_type = RTM_NEWLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	if (what == MTU) {
+		mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
+	} else if (what == UPDOWN) {
+		ifi->ifi_flags = up ? IFF_UP : 0;
+		ifi->ifi_change = IFF_UP;
+	}
+	t0 = now_ns();
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die("sendto");
+	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (n < 0)
+		die("recvfrom");
+	if (mnl_cb_run(buf, n, seq, mnl_socket_get_portid(nl), NULL, NULL) < 0)
+		die("RTM_NEWLINK");
+	return now_ns() - t0;
+}
+
+/* dev's flags and MTU now */
+static void dev_state(const char *dev, int *up, unsigned int *mtu)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	strncpy(ifr.ifr_name, dev, IFNAMSIZ - 1);
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
+		die(dev);
+	*up = !!(ifr.ifr_flags & IFF_UP);
+	if (ioctl(fd, SIOCGIFMTU, &ifr))
+		die(dev);
+	*mtu = ifr.ifr_mtu;
+	close(fd);
+}
+
+/* The round trips of one kind of request. */
+struct times {
+	const char *what;
+	uint64_t *rt;
+	unsigned int n;
+};
+
+static void times_print(struct times *t)
+{
+	uint64_t over = 0;
+	unsigned int i, n = t->n;
+
+	qsort(t->rt, n, sizeof(*t->rt), cmp_u64);
+	for (i = 0; i < n; i++)
+		over += t->rt[i] > 10000000;
+	printf("%s ops %u max_us %llu p50_us %llu p99_us %llu over_10ms %llu\n",
+	       t->what, n, (unsigned long long)t->rt[n - 1] / 1000,
+	       (unsigned long long)t->rt[n / 2] / 1000,
+	       (unsigned long long)t->rt[n - 1 - n / 100] / 1000,
+	       (unsigned long long)over);
+}
+
+static int cmd_time(const char *dev, long ms, long gap_us)
+{
+	struct timespec gap = { gap_us / 1000000, gap_us % 1000000 * 1000 };
+	struct times t[] = { { "noop", NULL, 0 }, { "mtu", NULL, 0 },
+			     { "updown", NULL, 0 }, { "sleep", NULL, 0 } };
+	struct times *late = &t[3];
+	unsigned int seq = 0, mtu0, i;
+	struct mnl_socket *nl;
+	int ifindex, up0;
+	uint64_t end;
+
+	ifindex = if_nametoindex(dev);
+	if (!ifindex)
+		die(dev);
+	for (i = 0; i < 4; i++) {
+		t[i].rt = calloc(MAX_OPS, sizeof(uint64_t));
+		if (!t[i].rt)
+			die("calloc");
+	}
+	dev_state(dev, &up0, &mtu0);
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("rtnetlink socket");
+	end = now_ns() + (uint64_t)ms * 1000000;
+	for (i = 0; t[UPDOWN].n < MAX_OPS && now_ns() < end; i = (i + 1) % 3) {
+		unsigned int n = t[i].n;
+
+		t[i].rt[n] = setlink(nl, ifindex, i, !up0 ^ (n & 1),
+				     n & 1 ? mtu0 : mtu0 - 100, ++seq);
+		t[i].n++;
+		if (gap_us && late->n < MAX_OPS) {
+			uint64_t t0 = now_ns(), dt;
+
+			nanosleep(&gap, NULL);
+			dt = now_ns() - t0;
+			late->rt[late->n++] = dt > gap_us * 1000ull ?
+					      dt - gap_us * 1000ull : 0;
+		}
+	}
+	/* as it was */
+	setlink(nl, ifindex, MTU, 0, mtu0, ++seq);
+	setlink(nl, ifindex, UPDOWN, up0, 0, ++seq);
+	mnl_socket_close(nl);
+	if (!t[UPDOWN].n) {
+		fprintf(stderr, "ddfrtnl: no request in %ld ms\n", ms);
+		return 1;
+	}
+	for (i = 0; i < 4; i++) {
+		if (t[i].n)
+			times_print(&t[i]);
+		free(t[i].rt);
+	}
+	return 0;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die(path);
+	close(fd);
+}
+
+static int cmd_nobody(char **argv)
+{
+	char map[32];
+
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		die("becoming nobody");
+	/* a changed uid makes /proc/self root's: the maps must be ours */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		die("PR_SET_DUMPABLE");
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+		die("unshare");
+	write_file("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "0 %d 1", NOBODY);
+	write_file("/proc/self/uid_map", map);
+	write_file("/proc/self/gid_map", map);
+	execvp(argv[0], argv);
+	die(argv[0]);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && !strcmp(argv[1], "time"))
+		return cmd_time(argv[2], atol(argv[3]),
+				argc > 4 ? atol(argv[4]) : 1000);
+	if (argc >= 3 && !strcmp(argv[1], "nobody"))
+		return cmd_nobody(argv + 2);
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl nobody CMD [ARG...]\n");
+	return 2;
+}
