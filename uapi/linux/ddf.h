@@ -57,10 +57,10 @@
  *                              when absent, and then never reported
  *     DDF_FILTER_A_HASH     u8   enum ddf_hash_alg (SipHash-1-3 default)
  *     DDF_FILTER_A_BYTES    u64  reply: memory the filter holds
- *     DDF_FILTER_A_CPUS     u32  apbf, apbbf: CPUs inserting at once, in
- *                              batches of tickets (the sizing keeps the
- *                              window); when absent, the kernel's CPUs if
- *                              it sizes the filter (no _M), else none
+ *     DDF_FILTER_A_CPUS     u32  apbf, apbbf: CPUs inserting at once (at
+ *                              most 8192), in batches of tickets (the
+ *                              sizing keeps the window); the kernel uses
+ *                              at least its own CPUs
  *   DDF_A_ACTION       N  what happens to a duplicate
  *     DDF_ACTION_A_TYPE     u8   enum ddf_action
  *     DDF_ACTION_A_MARK     u32  DDF_ACTION_MARK: value
