@@ -184,7 +184,8 @@ for try in 1 2 3; do
 		((($before - $(mem MemAvailable)) * 1024 < size / 10)); do
 		:
 	done
-	early=$([[ -e $tmp/add ]] && echo " (the build had ended already)")
+	early=
+	if [[ -e $tmp/add ]]; then early=" (the build had ended already)"; fi
 	t2=$(us)
 	ip link set "$dev" mtu $((1400 + try))
 	t3=$(us)
