@@ -179,13 +179,16 @@ static inline uint64_t ddf_age_slack(const struct ddf_params *p, uint64_t cap)
  * of g = cap - S tickets, l of them, less S (see top). 0 when S leaves
  * no room.
  */
+static inline uint64_t ddf_age_window_of(uint64_t g, uint32_t l, uint64_t s)
+{
+	return g * l > s ? g * l - s : 0;
+}
+
 static inline uint64_t ddf_age_window(const struct ddf_params *p, uint64_t cap)
 {
 	uint64_t s = ddf_age_slack(p, cap);
 
-	if (cap <= s || (cap - s) * p->l <= s)
-		return 0;
-	return (cap - s) * p->l - s;
+	return cap > s ? ddf_age_window_of(cap - s, p->l, s) : 0;
 }
 
 static inline struct ddf_age_at ddf_age_load(const struct ddf_age *a)
@@ -484,8 +487,7 @@ static inline void ddf_age_stats(const struct ddf_age *a, struct ddf_stats *st)
 
 			held += e > n ? e - n : 0; /* n > e: a batch meanwhile */
 		}
-		st->window = a->g * a->l > a->slack ?
-			     a->g * a->l - a->slack : 0;
+		st->window = ddf_age_window_of(a->g, a->l, a->slack);
 		st->inserts = ddf_aword_read(&a->count) - held;
 	}
 	st->fill_ppm = (uint32_t)ddf_div64(set * 1000000ull, a->seg_bits);
