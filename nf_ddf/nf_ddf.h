@@ -52,6 +52,26 @@ struct nf_ddf_fmem {
 	u64 bytes;
 };
 
+struct nf_ddf_rule;
+
+/*
+ * A device of a netdev rule: the name the rule waits for (or follows, once
+ * renamed), the device while it is in the rule's namespace, and the hook
+ * on it. dev and name change under RTNL and the table's lock
+ * (nf_ddf_dev.c); dumps read them under the rule's dev_seq. Its counters
+ * are the slot-th of the rule's per-CPU counters.
+ */
+struct nf_ddf_port {
+	struct nf_ddf_rule *rule;
+	struct net_device *dev;
+	char name[IFNAMSIZ];
+	char given[IFNAMSIZ]; /* when it joined the rule: renames differ */
+	struct nf_hook_ops ops;
+	bool hooked;
+	u8 slot;
+	struct nf_ddf_pcpu zero; /* as the rule's, for this device */
+};
+
 /*
  * A rule. Immutable once published on the table's list, except for the
  * counters, the filter's own state and the filter pointer. Counted: the
@@ -68,14 +88,7 @@ struct nf_ddf_rule {
 	char name[DDF_NAME_MAX];
 	char iifname[IFNAMSIZ];
 	char oifname[IFNAMSIZ];
-	/*
-	 * Family netdev: the device's name, and the device while the hook is
-	 * on it. Both change under RTNL and the table's lock (nf_ddf_dev.c);
-	 * dumps read the name under dev_seq.
-	 */
-	char devname[IFNAMSIZ];
-	struct net_device *dev;
-	seqcount_t dev_seq;
+	seqcount_t dev_seq; /* around changes of the ports' dev and name */
 	u8 family; /* NFPROTO_* */
 	u8 hook; /* NF_INET_*, NF_NETDEV_*, or DDF_HOOK_NONE */
 	u8 l4proto; /* with has_l4proto; also in key.match */
@@ -93,18 +106,26 @@ struct nf_ddf_rule {
 	struct ddf_params params; /* resolved */
 	u64 mem_bytes;
 	struct nf_ddf_fmem __rcu *fm;
+	/*
+	 * Per CPU, ndevs + 1 slots of counters: one per device of a netdev
+	 * rule, then one for packets of no listed device (the rule's own,
+	 * for the other families).
+	 */
 	struct nf_ddf_pcpu __percpu *stats;
 	/*
-	 * The sums at the last reset, written under the table's lock; dumps
-	 * read them under RCU only, so a reset bumps zero_seq around the
-	 * write and they retry.
+	 * The sums at the last reset (this, the last slot's; the devices'
+	 * in their ports), written under the table's lock; dumps read them
+	 * under RCU only, so a reset bumps zero_seq around the writes and
+	 * they retry.
 	 */
 	struct nf_ddf_pcpu zero;
 	seqcount_t zero_seq;
-	struct nf_hook_ops ops;
+	struct nf_hook_ops ops; /* not of family netdev */
 	/* time windows: shifts due generations off the packet path */
 	struct delayed_work advance;
 	unsigned long advance_period; /* jiffies; 0: no worker */
+	u8 ndevs; /* family netdev: 1 .. DDF_DEVS_MAX; else 0 */
+	struct nf_ddf_port ports[] __counted_by(ndevs);
 };
 
 struct nf_ddf_net {
@@ -129,7 +150,7 @@ void nf_ddf_net_table_init(struct nf_ddf_net *dn);
 void nf_ddf_net_table_exit(struct nf_ddf_net *dn);
 
 struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
-				      u64 mem_bytes);
+				      u64 mem_bytes, u8 ndevs);
 void nf_ddf_rule_free(struct nf_ddf_rule *rule);
 void nf_ddf_rule_put(struct nf_ddf_rule *rule);
 struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name);
@@ -138,6 +159,8 @@ void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
 void nf_ddf_rule_flush(struct nf_ddf_net *dn);
 unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
+void nf_ddf_port_stats(const struct nf_ddf_rule *rule, unsigned int slot,
+		       struct nf_ddf_pcpu *sum);
 void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 			      struct ddf_stats *st);
 int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
@@ -146,19 +169,26 @@ struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes);
 void nf_ddf_fmem_free(struct nf_ddf_fmem *fm);
 
 /* nf_ddf_dev.c: netdev rules and their devices */
-int nf_ddf_dev_attach(struct nf_ddf_rule *rule, struct net_device *dev);
-void nf_ddf_dev_detach(struct nf_ddf_rule *rule);
-void nf_ddf_dev_name(const struct nf_ddf_rule *rule, char *name, int *ifindex);
+int nf_ddf_dev_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack);
+int nf_ddf_dev_lookup(struct nf_ddf_rule *rule, bool rtnl,
+		      struct nlattr **attrs, struct netlink_ext_ack *extack);
+void nf_ddf_dev_name(const struct nf_ddf_rule *rule, unsigned int i,
+		     char *name, int *ifindex);
+unsigned int nf_ddf_dev_slot(const struct nf_ddf_rule *rule,
+			     const struct net_device *dev);
 int nf_ddf_dev_notifier_register(void);
 void nf_ddf_dev_notifier_unregister(void);
 
 /* nf_ddf_hook.c: the packet path */
 int nf_ddf_hook_register(struct nf_ddf_rule *rule);
 void nf_ddf_hook_unregister(struct nf_ddf_rule *rule);
+int nf_ddf_port_hook_register(struct nf_ddf_port *port);
+void nf_ddf_port_hook_unregister(struct nf_ddf_port *port);
 bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
 		      u8 pf, const struct net_device *in,
 		      const struct net_device *out, bool insert);
-int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
+int nf_ddf_rule_judge(struct nf_ddf_rule *rule, unsigned int slot, int keyed,
 		      const struct ddf_hash *h, u64 len);
 void nf_ddf_advance_start(struct nf_ddf_rule *rule);
 void nf_ddf_advance_stop(struct nf_ddf_rule *rule);
@@ -173,6 +203,7 @@ extern const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1];
 extern const struct nla_policy nf_ddf_key_policy[DDF_KEY_A_MAX + 1];
 extern const struct nla_policy nf_ddf_filter_policy[DDF_FILTER_A_MAX + 1];
 extern const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1];
+extern const struct nla_policy nf_ddf_dev_policy[DDF_DEV_A_MAX + 1];
 
 /* nf_ddf_parse.c: a NEW request's attributes as a rule template */
 const char *nf_ddf_attr_name(struct nlattr **attrs,

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Rules of family netdev and their devices. A netdev rule names a device
- * of its namespace; its hook sits on that device's netdev ingress or
- * egress hook while the device is there. When the device goes away
- * (unregistered, or moved to another namespace) the hook goes with it and
- * the rule stays, detached, until a device of that name appears in its
- * namespace: then it attaches to that one, as nft's netdev chains do. A
- * renamed device keeps its rules, which take its new name.
+ * Rules of family netdev and their devices. A netdev rule names one or
+ * more devices of its namespace (at most DDF_DEVS_MAX: a capture box's
+ * ports, whose copies of a packet arrive on different devices), which share
+ * its filter, window and counters, each with counters of its own beside.
+ * Its hook sits on each device's netdev ingress or egress hook while that
+ * device is there, as an nft netdev chain hooks `devices = { ... }`.
  *
- * The device and the name change under RTNL and the table's lock (taken
- * in that order, here and in the NEW handler); a hook is on a device only
- * while the device is registered, so unregistering it never touches a
+ * Each device comes and goes on its own. When one goes away (unregistered,
+ * or moved to another namespace) its hook goes with it and its port waits,
+ * detached, until a device of that name appears in the rule's namespace;
+ * the rule's other devices are untouched. A renamed device keeps its rules,
+ * which take its new name. A device is on at most one port of a rule: a
+ * port waiting for a name that one of the rule's devices takes by a rename
+ * keeps waiting, or every frame of that device would be judged twice.
+ *
+ * The ports' devices and names change under RTNL and the table's lock
+ * (taken in that order, here and in the NEW handler); a hook is on a device
+ * only while the device is registered, so unregistering it never touches a
  * freed device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,75 +27,235 @@
 
 #include "nf_ddf.h"
 
-static void nf_ddf_dev_set(struct nf_ddf_rule *rule, struct net_device *dev)
+static void nf_ddf_port_set(struct nf_ddf_port *port, struct net_device *dev)
 {
+	struct nf_ddf_rule *rule = port->rule;
+
 	preempt_disable(); /* a reader spins while the count is odd */
 	write_seqcount_begin(&rule->dev_seq);
-	WRITE_ONCE(rule->dev, dev);
+	WRITE_ONCE(port->dev, dev);
 	if (dev)
-		strscpy(rule->devname, dev->name, IFNAMSIZ);
+		strscpy(port->name, dev->name, IFNAMSIZ);
 	write_seqcount_end(&rule->dev_seq);
 	preempt_enable();
 }
 
-/* Put rule's hook on dev, a device of the rule's namespace. */
-int nf_ddf_dev_attach(struct nf_ddf_rule *rule, struct net_device *dev)
+/* Put the port's hook on dev, a device of the rule's namespace. */
+static int nf_ddf_port_attach(struct nf_ddf_port *port, struct net_device *dev)
 {
 	int err;
 
 	ASSERT_RTNL();
-	nf_ddf_dev_set(rule, dev);
-	err = nf_ddf_hook_register(rule);
+	nf_ddf_port_set(port, dev);
+	err = nf_ddf_port_hook_register(port);
 	if (err)
-		nf_ddf_dev_set(rule, NULL);
+		nf_ddf_port_set(port, NULL);
 	return err;
 }
 
-void nf_ddf_dev_detach(struct nf_ddf_rule *rule)
+static void nf_ddf_port_detach(struct nf_ddf_port *port)
 {
 	ASSERT_RTNL();
-	nf_ddf_hook_unregister(rule);
-	nf_ddf_dev_set(rule, NULL);
+	nf_ddf_port_hook_unregister(port);
+	nf_ddf_port_set(port, NULL);
 }
 
 /*
- * The device's name and index as a dump may read them, under RCU only:
- * ifindex 0 while the rule is detached.
+ * The name and index of the rule's device i as a dump may read them, under
+ * RCU only: ifindex 0 while that port is detached.
  */
-void nf_ddf_dev_name(const struct nf_ddf_rule *rule, char *name, int *ifindex)
+void nf_ddf_dev_name(const struct nf_ddf_rule *rule, unsigned int i,
+		     char *name, int *ifindex)
 {
+	const struct nf_ddf_port *port = &rule->ports[i];
 	const struct net_device *dev;
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&rule->dev_seq);
-		dev = READ_ONCE(rule->dev);
+		dev = READ_ONCE(port->dev);
 		*ifindex = dev ? dev->ifindex : 0;
-		memcpy(name, rule->devname, IFNAMSIZ);
+		memcpy(name, port->name, IFNAMSIZ);
 	} while (read_seqcount_retry(&rule->dev_seq, seq));
 	name[IFNAMSIZ - 1] = '\0';
 }
 
-static void nf_ddf_dev_event_rule(struct nf_ddf_rule *rule,
+/*
+ * The counters' slot of frames of dev (an XDP program's device): its
+ * port's, or the last one when dev is none of the rule's.
+ */
+unsigned int nf_ddf_dev_slot(const struct nf_ddf_rule *rule,
+			     const struct net_device *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < rule->ndevs; i++)
+		if (READ_ONCE(rule->ports[i].dev) == dev)
+			return i;
+	return rule->ndevs;
+}
+
+/* -EINVAL with msg (a literal, as the extended ack keeps it) on attr */
+#define nf_ddf_dev_err(extack, attr, msg) ({		\
+	NL_SET_ERR_MSG_ATTR(extack, attr, msg);		\
+	-EINVAL;					\
+})
+
+/* One entry of DDF_A_DEVS: its name into port. */
+static int nf_ddf_dev_parse_one(struct nf_ddf_port *port,
+				const struct nlattr *entry,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[DDF_DEV_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, DDF_DEV_A_MAX, entry, nf_ddf_dev_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[DDF_DEV_A_NAME])
+		return nf_ddf_dev_err(extack, entry,
+				      "a device of DDF_A_DEVS needs its name (DDF_DEV_A_NAME)");
+	nla_strscpy(port->name, tb[DDF_DEV_A_NAME], IFNAMSIZ);
+	return 0;
+}
+
+/* The names of DDF_A_DEVS, in order, into tmpl's ports. */
+static int nf_ddf_dev_parse_list(struct nf_ddf_rule *tmpl,
+				 const struct nlattr *list,
+				 struct netlink_ext_ack *extack)
+{
+	const struct nlattr *entry;
+	int rem, err;
+
+	nla_for_each_nested(entry, list, rem) {
+		/* the policy refuses types past DDF_DEVS_MAX */
+		if (nla_type(entry) != tmpl->ndevs + 1)
+			return nf_ddf_dev_err(extack, entry,
+					      "the devices of DDF_A_DEVS are numbered 1, 2, ... in order");
+		tmpl->ndevs++;
+		err = nf_ddf_dev_parse_one(&tmpl->ports[tmpl->ndevs - 1],
+					   entry, extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The devices of a NEW request into tmpl (room for DDF_DEVS_MAX ports):
+ * DDF_A_DEV or DDF_A_DEVS for family netdev, neither for the others. Each
+ * named once.
+ */
+int nf_ddf_dev_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *blame = attrs[DDF_A_DEVS] ?: attrs[DDF_A_DEV];
+	unsigned int i, j;
+	int err;
+
+	if (tmpl->family != NFPROTO_NETDEV) {
+		if (blame)
+			return nf_ddf_dev_err(extack, blame,
+					      "a device binds a rule of family netdev; IP families select with iif and oif");
+		return 0;
+	}
+	if (attrs[DDF_A_DEV] && attrs[DDF_A_DEVS])
+		return nf_ddf_dev_err(extack, attrs[DDF_A_DEVS],
+				      "give the devices in DDF_A_DEV or DDF_A_DEVS, not both");
+	if (attrs[DDF_A_DEV]) {
+		tmpl->ndevs = 1;
+		nla_strscpy(tmpl->ports[0].name, attrs[DDF_A_DEV], IFNAMSIZ);
+	} else if (attrs[DDF_A_DEVS]) {
+		err = nf_ddf_dev_parse_list(tmpl, attrs[DDF_A_DEVS], extack);
+		if (err)
+			return err;
+	}
+	if (!tmpl->ndevs)
+		return nf_ddf_dev_err(extack, blame ?: attrs[DDF_A_FAMILY],
+				      "family netdev needs a device (DDF_A_DEV or DDF_A_DEVS)");
+	for (i = 0; i < tmpl->ndevs; i++) {
+		if (!tmpl->ports[i].name[0])
+			return nf_ddf_dev_err(extack, blame,
+					      "a device name is empty");
+		for (j = 0; j < i; j++)
+			if (!strcmp(tmpl->ports[i].name, tmpl->ports[j].name))
+				return nf_ddf_dev_err(extack, blame,
+						      "a device is named twice");
+	}
+	return 0;
+}
+
+static int nf_ddf_no_dev(const char *name, struct nlattr **attrs,
+			 struct netlink_ext_ack *extack)
+{
+#ifdef NL_SET_ERR_MSG_FMT_MOD
+	NL_SET_ERR_MSG_FMT_MOD(extack,
+			       "no device %s in the rule's network namespace",
+			       name);
+#else
+	NL_SET_ERR_MSG_MOD(extack, "no such device in the rule's network namespace");
+#endif
+	NL_SET_BAD_ATTR(extack, attrs[DDF_A_DEVS] ?: attrs[DDF_A_DEV]);
+	return -ENODEV;
+}
+
+/*
+ * Whether every device of a new netdev rule is in its namespace now. With
+ * rtnl (RTNL held, the rule not yet published) each port takes its device;
+ * without, the check is made under RCU, before the rule is built.
+ */
+int nf_ddf_dev_lookup(struct nf_ddf_rule *rule, bool rtnl,
+		      struct nlattr **attrs, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev;
+	unsigned int i;
+
+	for (i = 0; i < rule->ndevs; i++) {
+		struct nf_ddf_port *port = &rule->ports[i];
+
+		if (rtnl) {
+			dev = __dev_get_by_name(rule->net, port->name);
+			port->dev = dev;
+		} else {
+			rcu_read_lock();
+			dev = dev_get_by_name_rcu(rule->net, port->name);
+			rcu_read_unlock();
+		}
+		if (!dev)
+			return nf_ddf_no_dev(port->name, attrs, extack);
+	}
+	return 0;
+}
+
+static bool nf_ddf_rule_has_dev(const struct nf_ddf_rule *rule,
+				const struct net_device *dev)
+{
+	return nf_ddf_dev_slot(rule, dev) < rule->ndevs;
+}
+
+static void nf_ddf_dev_event_port(struct nf_ddf_port *port,
 				  struct net_device *dev, unsigned long event)
 {
+	struct nf_ddf_rule *rule = port->rule;
 	int err;
 
 	switch (event) {
 	case NETDEV_UNREGISTER: /* also when it leaves the namespace */
-		if (rule->dev == dev)
-			nf_ddf_dev_detach(rule);
+		if (port->dev == dev)
+			nf_ddf_port_detach(port);
 		break;
 	case NETDEV_CHANGENAME:
-		if (rule->dev == dev) {
-			nf_ddf_dev_set(rule, dev);
+		if (port->dev == dev) {
+			nf_ddf_port_set(port, dev);
 			break;
 		}
-		fallthrough; /* renamed to the name a detached rule waits for */
+		fallthrough; /* renamed to the name a detached port waits for */
 	case NETDEV_REGISTER:
-		if (rule->dev || strncmp(rule->devname, dev->name, IFNAMSIZ))
+		if (port->dev || strncmp(port->name, dev->name, IFNAMSIZ) ||
+		    nf_ddf_rule_has_dev(rule, dev))
 			break;
-		err = nf_ddf_dev_attach(rule, dev);
+		err = nf_ddf_port_attach(port, dev);
 		if (err)
 			pr_warn("rule %s: cannot attach to %s: %d\n", rule->name,
 				dev->name, err);
@@ -102,6 +269,7 @@ static int nf_ddf_dev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct nf_ddf_net *dn;
 	struct nf_ddf_rule *rule;
+	unsigned int i;
 
 	if (event != NETDEV_REGISTER && event != NETDEV_UNREGISTER &&
 	    event != NETDEV_CHANGENAME)
@@ -109,8 +277,8 @@ static int nf_ddf_dev_event(struct notifier_block *nb, unsigned long event,
 	dn = nf_ddf_pernet(dev_net(dev));
 	mutex_lock(&dn->lock);
 	list_for_each_entry(rule, &dn->rules, list)
-		if (rule->family == NFPROTO_NETDEV)
-			nf_ddf_dev_event_rule(rule, dev, event);
+		for (i = 0; i < rule->ndevs; i++)
+			nf_ddf_dev_event_port(&rule->ports[i], dev, event);
 	mutex_unlock(&dn->lock);
 	return NOTIFY_DONE;
 }

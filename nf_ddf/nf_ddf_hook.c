@@ -52,12 +52,12 @@ static __always_inline void nf_ddf_bh_on(bool turned_off)
 		local_bh_enable();
 }
 
-static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
+static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule, unsigned int slot)
 {
 	struct nf_ddf_pcpu *c;
 	bool bh = nf_ddf_bh_off();
 
-	c = this_cpu_ptr(rule->stats);
+	c = this_cpu_ptr(rule->stats) + slot;
 	u64_stats_update_begin(&c->syncp);
 	c->unparsed++;
 	u64_stats_update_end(&c->syncp);
@@ -66,13 +66,15 @@ static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule)
 
 /*
  * After the key: ask the rule's filter about h (inserting it with insert),
- * count the packet of len bytes, and say what the rule makes of it: a
+ * count the packet of len bytes in the counters' slot (the device's of a
+ * netdev rule), and say what the rule makes of it: a
  * ddf_xdp_verdict, the rule's action for a duplicate with act, else
  * DDF_XDP_DUP. keyed is the key's enum ddf_key_result; a packet with no
  * usable IP header counts as unparsed, one another rule's spec takes
  * (another family or protocol) not at all, and both pass.
  */
-static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
+static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule,
+					unsigned int slot, int keyed,
 					const struct ddf_hash *h, u64 len,
 					bool insert, bool act)
 {
@@ -87,7 +89,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 		break;
 	case DDF_KEY_NOT_IP:
 	case DDF_KEY_MALFORMED:
-		nf_ddf_count_unparsed(rule);
+		nf_ddf_count_unparsed(rule, slot);
 		return DDF_XDP_PASS;
 	default: /* another protocol or family: not this rule's */
 		return DDF_XDP_PASS;
@@ -101,7 +103,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 		dup = ddf_filter_test_and_insert(fm->filter, h, now);
 	else
 		dup = ddf_filter_lookup(fm->filter, h, now);
-	c = this_cpu_ptr(rule->stats);
+	c = this_cpu_ptr(rule->stats) + slot;
 	u64_stats_update_begin(&c->syncp);
 	c->packets++;
 	c->bytes += len;
@@ -125,10 +127,10 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule, int keyed,
 }
 
 /* For an XDP program (nf_ddf_xdp.c): the judgement with the rule's action. */
-int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
+int nf_ddf_rule_judge(struct nf_ddf_rule *rule, unsigned int slot, int keyed,
 		      const struct ddf_hash *h, u64 len)
 {
-	return nf_ddf_judge(rule, keyed, h, len, true, true);
+	return nf_ddf_judge(rule, slot, keyed, h, len, true, true);
 }
 
 /*
@@ -139,6 +141,7 @@ int nf_ddf_rule_judge(struct nf_ddf_rule *rule, int keyed,
  * a packet the rule does not select.
  */
 static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
+					unsigned int slot,
 					const struct sk_buff *skb, u8 pf,
 					const struct net_device *in,
 					const struct net_device *out,
@@ -161,13 +164,13 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 	    !nf_ddf_dev_match(rule->oifname, out))
 		return false;
 	if (!nf_ddf_skb_family_ok(skb, skb_network_offset(skb), pf)) {
-		nf_ddf_count_unparsed(rule);
+		nf_ddf_count_unparsed(rule, slot);
 		return false;
 	}
 	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
 			      &rule->sipkey, rule->hash_alg, &h, NULL);
 hashed:
-	switch (nf_ddf_judge(rule, ret, &h, len, insert, act != NULL)) {
+	switch (nf_ddf_judge(rule, slot, ret, &h, len, insert, act != NULL)) {
 	case DDF_XDP_PASS:
 		return false;
 	case DDF_XDP_DROP:
@@ -185,8 +188,20 @@ static unsigned int nf_ddf_hook(void *priv, struct sk_buff *skb,
 {
 	unsigned int verdict = NF_ACCEPT;
 
-	nf_ddf_seen(priv, skb, state->pf, state->in, state->out, true, skb,
+	nf_ddf_seen(priv, 0, skb, state->pf, state->in, state->out, true, skb,
 		    &verdict);
+	return verdict;
+}
+
+/* A netdev rule's hook on one of its devices: priv is the device's port. */
+static unsigned int nf_ddf_hook_port(void *priv, struct sk_buff *skb,
+				     const struct nf_hook_state *state)
+{
+	struct nf_ddf_port *port = priv;
+	unsigned int verdict = NF_ACCEPT;
+
+	nf_ddf_seen(port->rule, port->slot, skb, NFPROTO_NETDEV, state->in,
+		    state->out, true, skb, &verdict);
 	return verdict;
 }
 
@@ -200,20 +215,60 @@ bool nf_ddf_rule_seen(struct nf_ddf_rule *rule, const struct sk_buff *skb,
 		      u8 pf, const struct net_device *in,
 		      const struct net_device *out, bool insert)
 {
-	return nf_ddf_seen(rule, skb, pf, in, out, insert, NULL, NULL);
+	return nf_ddf_seen(rule, rule->ndevs, skb, pf, in, out, insert, NULL,
+			   NULL);
+}
+
+/* Put a netdev rule's port on its device's hook (none while detached). */
+int nf_ddf_port_hook_register(struct nf_ddf_port *port)
+{
+	struct nf_ddf_rule *rule = port->rule;
+	int err;
+
+	if (rule->hook == DDF_HOOK_NONE || !port->dev)
+		return 0;
+	memset(&port->ops, 0, sizeof(port->ops));
+	port->ops.hook = nf_ddf_hook_port;
+	port->ops.pf = NFPROTO_NETDEV;
+	port->ops.hooknum = rule->hook;
+	port->ops.priority = rule->priority;
+	port->ops.priv = port;
+	port->ops.dev = port->dev;
+	err = nf_register_net_hook(rule->net, &port->ops);
+	if (!err)
+		port->hooked = true;
+	return err;
+}
+
+/* In-flight hook calls may still use the rule: free it after RCU. */
+void nf_ddf_port_hook_unregister(struct nf_ddf_port *port)
+{
+	if (port->hooked) {
+		nf_unregister_net_hook(port->rule->net, &port->ops);
+		port->hooked = false;
+	}
 }
 
 /*
- * Put the rule on its hook: a netdev rule on its device's (none while
- * detached, see nf_ddf_dev.c).
+ * Put the rule on its hook: a netdev rule on each of its devices' (see
+ * nf_ddf_dev.c). All or none.
  */
 int nf_ddf_hook_register(struct nf_ddf_rule *rule)
 {
+	unsigned int i;
 	int err;
 
 	if (rule->hook == DDF_HOOK_NONE)
 		return 0;
-	if (rule->family == NFPROTO_NETDEV && !rule->dev)
+	for (i = 0; i < rule->ndevs; i++) {
+		err = nf_ddf_port_hook_register(&rule->ports[i]);
+		if (err) {
+			while (i--)
+				nf_ddf_port_hook_unregister(&rule->ports[i]);
+			return err;
+		}
+	}
+	if (rule->family == NFPROTO_NETDEV)
 		return 0;
 	memset(&rule->ops, 0, sizeof(rule->ops));
 	rule->ops.hook = nf_ddf_hook;
@@ -221,16 +276,18 @@ int nf_ddf_hook_register(struct nf_ddf_rule *rule)
 	rule->ops.hooknum = rule->hook;
 	rule->ops.priority = rule->priority;
 	rule->ops.priv = rule;
-	rule->ops.dev = rule->family == NFPROTO_NETDEV ? rule->dev : NULL;
 	err = nf_register_net_hook(rule->net, &rule->ops);
 	if (!err)
 		rule->hooked = true;
 	return err;
 }
 
-/* In-flight hook calls may still use the rule: free it after RCU. */
 void nf_ddf_hook_unregister(struct nf_ddf_rule *rule)
 {
+	unsigned int i;
+
+	for (i = 0; i < rule->ndevs; i++)
+		nf_ddf_port_hook_unregister(&rule->ports[i]);
 	if (rule->hooked) {
 		nf_unregister_net_hook(rule->net, &rule->ops);
 		rule->hooked = false;

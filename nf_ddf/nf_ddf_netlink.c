@@ -46,6 +46,7 @@ static int nf_ddf_rule_build(u64 net_bytes, struct nf_ddf_rule *tmpl,
 			     struct netlink_ext_ack *extack)
 {
 	struct nf_ddf_rule *rule;
+	unsigned int i;
 	u64 bytes;
 	int err;
 
@@ -60,14 +61,17 @@ static int nf_ddf_rule_build(u64 net_bytes, struct nf_ddf_rule *tmpl,
 	err = nf_ddf_net_room(net_bytes, bytes, fattr, extack);
 	if (err)
 		return err;
-	rule = nf_ddf_rule_alloc(&tmpl->params, bytes);
+	rule = nf_ddf_rule_alloc(&tmpl->params, bytes, tmpl->ndevs);
 	if (!rule)
 		return -ENOMEM;
+	for (i = 0; i < tmpl->ndevs; i++) {
+		memcpy(rule->ports[i].name, tmpl->ports[i].name, IFNAMSIZ);
+		memcpy(rule->ports[i].given, tmpl->ports[i].name, IFNAMSIZ);
+	}
 	rule->net = tmpl->net;
 	memcpy(rule->name, tmpl->name, sizeof(rule->name));
 	memcpy(rule->iifname, tmpl->iifname, sizeof(rule->iifname));
 	memcpy(rule->oifname, tmpl->oifname, sizeof(rule->oifname));
-	memcpy(rule->devname, tmpl->devname, sizeof(rule->devname));
 	rule->family = tmpl->family;
 	rule->hook = tmpl->hook;
 	rule->priority = tmpl->priority;
@@ -93,21 +97,6 @@ static int nf_ddf_name_taken(struct nlattr **attrs,
 	return -EEXIST;
 }
 
-/* A netdev rule's device is not in the rule's namespace. */
-static int nf_ddf_no_dev(const struct nf_ddf_rule *rule, struct nlattr **attrs,
-			 struct netlink_ext_ack *extack)
-{
-#ifdef NL_SET_ERR_MSG_FMT_MOD
-	NL_SET_ERR_MSG_FMT_MOD(extack,
-			       "no device %s in the rule's network namespace",
-			       rule->devname);
-#else
-	NL_SET_ERR_MSG_MOD(extack, "no such device in the rule's network namespace");
-#endif
-	NL_SET_BAD_ATTR(extack, attrs[DDF_A_DEV]);
-	return -ENODEV;
-}
-
 /*
  * The checks of a NEW request that the table and the devices decide, made
  * before its filter is built, so that a request bound to fail allocates
@@ -119,7 +108,7 @@ static int nf_ddf_new_precheck(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 			       struct nlattr **attrs, u64 *net_bytes,
 			       struct netlink_ext_ack *extack)
 {
-	bool taken, dev = true;
+	bool taken;
 
 	mutex_lock(&dn->lock);
 	taken = nf_ddf_rule_find(dn, tmpl->name);
@@ -127,12 +116,7 @@ static int nf_ddf_new_precheck(struct nf_ddf_net *dn, struct nf_ddf_rule *tmpl,
 	mutex_unlock(&dn->lock);
 	if (taken)
 		return nf_ddf_name_taken(attrs, extack);
-	if (tmpl->family == NFPROTO_NETDEV) {
-		rcu_read_lock();
-		dev = dev_get_by_name_rcu(tmpl->net, tmpl->devname);
-		rcu_read_unlock();
-	}
-	return dev ? 0 : nf_ddf_no_dev(tmpl, attrs, extack);
+	return nf_ddf_dev_lookup(tmpl, false, attrs, extack);
 }
 
 /* Why a hook could not be registered, in words. */
@@ -162,7 +146,6 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct nf_ddf_rule *tmpl, *rule = NULL;
-	struct net_device *dev = NULL;
 	const char *name;
 	u64 net_bytes = 0;
 	bool netdev;
@@ -171,7 +154,7 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	name = nf_ddf_attr_name(attrs, extack);
 	if (!name)
 		return -EINVAL;
-	tmpl = kzalloc(sizeof(*tmpl), GFP_KERNEL);
+	tmpl = kzalloc(struct_size(tmpl, ports, DDF_DEVS_MAX), GFP_KERNEL);
 	if (!tmpl)
 		return -ENOMEM;
 	strscpy(tmpl->name, name, sizeof(tmpl->name));
@@ -195,23 +178,20 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 		err = nf_ddf_name_taken(attrs, extack);
 		goto unlock;
 	}
-	if (netdev) {
-		dev = __dev_get_by_name(rule->net, rule->devname);
-		if (!dev) {
-			err = nf_ddf_no_dev(rule, attrs, extack);
-			goto unlock;
-		}
-	}
+	err = nf_ddf_dev_lookup(rule, true, attrs, extack);
+	if (err)
+		goto unlock;
 	err = nf_ddf_net_room(dn->bytes, rule->mem_bytes, attrs[DDF_A_FILTER],
 			      extack);
 	if (err)
 		goto unlock;
-	rule->dev = dev;
 	err = nf_ddf_rule_insert(dn, rule);
 	if (err) {
 		nf_ddf_insert_err(rule, err, extack);
-		/* packets may be inside the undone IPv4 half of an inet hook */
-		rule->dev = NULL;
+		/*
+		 * packets may be inside the undone IPv4 half of an inet hook,
+		 * or the hooks of devices registered before one failed
+		 */
 		nf_ddf_rule_put(rule);
 	}
 	rule = NULL;
@@ -453,6 +433,19 @@ static int nf_ddf_put_u64(struct sk_buff *skb, int type, u64 v)
 	return nla_put_u64_64bit(skb, type, v, DDF_STATS_A_PAD);
 }
 
+static int nf_ddf_fill_counters(struct sk_buff *skb,
+				const struct nf_ddf_pcpu *sum)
+{
+	if (nf_ddf_put_u64(skb, DDF_STATS_A_PACKETS, sum->packets) ||
+	    nf_ddf_put_u64(skb, DDF_STATS_A_BYTES, sum->bytes) ||
+	    nf_ddf_put_u64(skb, DDF_STATS_A_DUPLICATES, sum->duplicates) ||
+	    nf_ddf_put_u64(skb, DDF_STATS_A_DROPPED, sum->dropped) ||
+	    nf_ddf_put_u64(skb, DDF_STATS_A_MARKED, sum->marked) ||
+	    nf_ddf_put_u64(skb, DDF_STATS_A_UNPARSED, sum->unparsed))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int nf_ddf_fill_stats(struct sk_buff *skb,
 			     const struct nf_ddf_rule *rule)
 {
@@ -464,12 +457,7 @@ static int nf_ddf_fill_stats(struct sk_buff *skb,
 		return -EMSGSIZE;
 	nf_ddf_rule_stats(rule, &sum);
 	nf_ddf_rule_filter_stats(rule, &fst);
-	if (nf_ddf_put_u64(skb, DDF_STATS_A_PACKETS, sum.packets) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_BYTES, sum.bytes) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_DUPLICATES, sum.duplicates) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_DROPPED, sum.dropped) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_MARKED, sum.marked) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_UNPARSED, sum.unparsed) ||
+	if (nf_ddf_fill_counters(skb, &sum) ||
 	    nf_ddf_put_u64(skb, DDF_STATS_A_GENERATION, fst.generation) ||
 	    nla_put_u32(skb, DDF_STATS_A_FILL_PPM, fst.fill_ppm))
 		return -EMSGSIZE;
@@ -477,18 +465,55 @@ static int nf_ddf_fill_stats(struct sk_buff *skb,
 	return 0;
 }
 
-/* A netdev rule's device: its name, and its index (0: gone). */
+/* Device i of a netdev rule: names, index (0: gone) and counters. */
+static int nf_ddf_fill_port(struct sk_buff *skb, const struct nf_ddf_rule *rule,
+			    unsigned int i)
+{
+	struct nlattr *entry, *stats;
+	char name[IFNAMSIZ];
+	struct nf_ddf_pcpu sum;
+	int ifindex;
+
+	nf_ddf_dev_name(rule, i, name, &ifindex);
+	nf_ddf_port_stats(rule, i, &sum);
+	entry = nla_nest_start(skb, i + 1);
+	if (!entry ||
+	    nla_put_string(skb, DDF_DEV_A_NAME, name) ||
+	    nla_put_u32(skb, DDF_DEV_A_IFINDEX, ifindex) ||
+	    nla_put_string(skb, DDF_DEV_A_GIVEN, rule->ports[i].given))
+		return -EMSGSIZE;
+	stats = nla_nest_start(skb, DDF_DEV_A_STATS);
+	if (!stats || nf_ddf_fill_counters(skb, &sum))
+		return -EMSGSIZE;
+	nla_nest_end(skb, stats);
+	nla_nest_end(skb, entry);
+	return 0;
+}
+
+/*
+ * A netdev rule's devices: the first as DDF_A_DEV and DDF_A_DEV_IFINDEX
+ * (what a rule of one device always said), all in DDF_A_DEVS.
+ */
 static int nf_ddf_fill_dev(struct sk_buff *skb, const struct nf_ddf_rule *rule)
 {
 	char name[IFNAMSIZ];
+	struct nlattr *list;
+	unsigned int i;
 	int ifindex;
 
 	if (rule->family != NFPROTO_NETDEV)
 		return 0;
-	nf_ddf_dev_name(rule, name, &ifindex);
+	nf_ddf_dev_name(rule, 0, name, &ifindex);
 	if (nla_put_string(skb, DDF_A_DEV, name) ||
 	    nla_put_u32(skb, DDF_A_DEV_IFINDEX, ifindex))
 		return -EMSGSIZE;
+	list = nla_nest_start(skb, DDF_A_DEVS);
+	if (!list)
+		return -EMSGSIZE;
+	for (i = 0; i < rule->ndevs; i++)
+		if (nf_ddf_fill_port(skb, rule, i))
+			return -EMSGSIZE;
+	nla_nest_end(skb, list);
 	return 0;
 }
 

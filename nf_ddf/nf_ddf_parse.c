@@ -231,24 +231,13 @@ static int nf_ddf_parse_action(struct nf_ddf_rule *rule, struct nlattr *nest,
 	return 0;
 }
 
-/* A netdev rule: a device, an ingress or egress hook, no selectors. */
+/* A netdev rule: an ingress or egress hook, no selectors (devices: dev.c). */
 static int nf_ddf_check_netdev(const struct nf_ddf_rule *rule,
 			       struct nlattr **attrs,
 			       struct netlink_ext_ack *extack)
 {
-	if (rule->family != NFPROTO_NETDEV) {
-		if (attrs[DDF_A_DEV]) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_DEV],
-					    "a device binds a rule of family netdev; IP families select with iif and oif");
-			return -EINVAL;
-		}
+	if (rule->family != NFPROTO_NETDEV)
 		return 0;
-	}
-	if (!rule->devname[0]) {
-		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_FAMILY],
-				    "family netdev needs a device (DDF_A_DEV)");
-		return -EINVAL;
-	}
 	if (rule->hook != NF_NETDEV_INGRESS && rule->hook != NF_NETDEV_EGRESS &&
 	    rule->hook != DDF_HOOK_NONE) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK],
@@ -319,8 +308,9 @@ int nf_ddf_rule_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
 				    "family must be ip, ip6, inet or netdev");
 		return -EINVAL;
 	}
-	if (attrs[DDF_A_DEV])
-		nla_strscpy(tmpl->devname, attrs[DDF_A_DEV], IFNAMSIZ);
+	err = nf_ddf_dev_parse(tmpl, attrs, extack);
+	if (err)
+		return err;
 	if (tmpl->family != NFPROTO_NETDEV &&
 	    tmpl->hook > NF_INET_POST_ROUTING && tmpl->hook != DDF_HOOK_NONE) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[DDF_A_HOOK], "unknown hook");

@@ -78,6 +78,18 @@ const struct nla_policy nf_ddf_action_policy[DDF_ACTION_A_MAX + 1] = {
 	[DDF_ACTION_A_MASK] = { .type = NLA_U32 },
 };
 
+const struct nla_policy nf_ddf_dev_policy[DDF_DEV_A_MAX + 1] = {
+	[DDF_DEV_A_NAME] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[DDF_DEV_A_IFINDEX] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_DEV_A_GIVEN] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_DEV_A_STATS] = { .type = NLA_REJECT }, /* reply only */
+};
+
+/* a device per attribute type, 1 .. DDF_DEVS_MAX: more is refused here */
+static const struct nla_policy nf_ddf_devs_policy[DDF_DEVS_MAX + 1] = {
+	[1 ... DDF_DEVS_MAX] = NLA_POLICY_NESTED(nf_ddf_dev_policy),
+};
+
 const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_PAD] = { .type = NLA_REJECT },
 	[DDF_A_NAME] = { .type = NLA_NUL_STRING, .len = DDF_NAME_MAX - 1 },
@@ -100,4 +112,5 @@ const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_DEV] = { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[DDF_A_DEV_IFINDEX] = { .type = NLA_REJECT }, /* reply only */
 	[DDF_A_ID] = { .type = NLA_REJECT }, /* reply only */
+	[DDF_A_DEVS] = NLA_POLICY_NESTED(nf_ddf_devs_policy),
 };

@@ -58,19 +58,27 @@ static void nf_ddf_fmem_free_rcu(struct rcu_head *head)
 }
 
 /*
- * A rule with its filter (params resolved, mem_bytes its memsize) and
- * counters, holding one reference (the table's once inserted); NULL when memory is short or the core refuses the params.
+ * A rule with its filter (params resolved, mem_bytes its memsize), ndevs
+ * ports (family netdev; names unset) and counters, holding one reference
+ * (the table's once inserted); NULL when memory is short or the core
+ * refuses the params.
  */
 struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
-				      u64 mem_bytes)
+				      u64 mem_bytes, u8 ndevs)
 {
 	struct nf_ddf_rule *rule;
 	struct nf_ddf_fmem *fm;
+	unsigned int i;
 	int cpu;
 
-	rule = kzalloc(sizeof(*rule), GFP_KERNEL_ACCOUNT);
+	rule = kzalloc(struct_size(rule, ports, ndevs), GFP_KERNEL_ACCOUNT);
 	if (!rule)
 		return NULL;
+	rule->ndevs = ndevs;
+	for (i = 0; i < ndevs; i++) {
+		rule->ports[i].rule = rule;
+		rule->ports[i].slot = i;
+	}
 	refcount_set(&rule->refs, 1);
 	seqcount_init(&rule->zero_seq);
 	seqcount_init(&rule->dev_seq);
@@ -80,11 +88,15 @@ struct nf_ddf_rule *nf_ddf_rule_alloc(const struct ddf_params *params,
 	if (!fm)
 		goto err;
 	RCU_INIT_POINTER(rule->fm, fm);
-	rule->stats = alloc_percpu_gfp(struct nf_ddf_pcpu, GFP_KERNEL_ACCOUNT);
+	/* a slot per device, and one for the rest */
+	rule->stats = __alloc_percpu_gfp(sizeof(struct nf_ddf_pcpu) * (ndevs + 1),
+					 __alignof__(struct nf_ddf_pcpu),
+					 GFP_KERNEL_ACCOUNT);
 	if (!rule->stats)
 		goto err;
 	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(rule->stats, cpu)->syncp);
+		for (i = 0; i <= ndevs; i++)
+			u64_stats_init(&(per_cpu_ptr(rule->stats, cpu) + i)->syncp);
 	return rule;
 err:
 	nf_ddf_rule_free(rule);
@@ -206,14 +218,15 @@ void nf_ddf_rule_flush(struct nf_ddf_net *dn)
 		nf_ddf_rule_remove(dn, rule);
 }
 
-static void nf_ddf_rule_sum(const struct nf_ddf_rule *rule,
+/* The counters' sums of one slot (a device's, or the rest's) since load. */
+static void nf_ddf_slot_sum(const struct nf_ddf_rule *rule, unsigned int slot,
 			    struct nf_ddf_pcpu *sum)
 {
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct nf_ddf_pcpu *c = per_cpu_ptr(rule->stats, cpu);
+		const struct nf_ddf_pcpu *c = per_cpu_ptr(rule->stats, cpu) + slot;
 		u64 packets, bytes, duplicates, dropped, marked, unparsed;
 		unsigned int start;
 
@@ -235,20 +248,37 @@ static void nf_ddf_rule_sum(const struct nf_ddf_rule *rule,
 	}
 }
 
+static const struct nf_ddf_pcpu *
+nf_ddf_slot_zero(const struct nf_ddf_rule *rule, unsigned int slot)
+{
+	return slot < rule->ndevs ? &rule->ports[slot].zero : &rule->zero;
+}
+
+static void nf_ddf_pcpu_add(struct nf_ddf_pcpu *sum, const struct nf_ddf_pcpu *c)
+{
+	sum->packets += c->packets;
+	sum->bytes += c->bytes;
+	sum->duplicates += c->duplicates;
+	sum->dropped += c->dropped;
+	sum->marked += c->marked;
+	sum->unparsed += c->unparsed;
+}
+
 /*
- * The counters since the last reset. The sums are read after the snapshot
- * and with no reset in between: a snapshot newer than the sums would make
- * them wrap below zero.
+ * The counters of slot since the last reset. The sums are read after the
+ * snapshot and with no reset in between: a snapshot newer than the sums
+ * would make them wrap below zero.
  */
-void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
+void nf_ddf_port_stats(const struct nf_ddf_rule *rule, unsigned int slot,
+		       struct nf_ddf_pcpu *sum)
 {
 	struct nf_ddf_pcpu z;
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&rule->zero_seq);
-		z = rule->zero;
-		nf_ddf_rule_sum(rule, sum);
+		z = *nf_ddf_slot_zero(rule, slot);
+		nf_ddf_slot_sum(rule, slot, sum);
 	} while (read_seqcount_retry(&rule->zero_seq, seq));
 	sum->packets -= z.packets;
 	sum->bytes -= z.bytes;
@@ -256,6 +286,19 @@ void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
 	sum->dropped -= z.dropped;
 	sum->marked -= z.marked;
 	sum->unparsed -= z.unparsed;
+}
+
+/* The rule's counters since the last reset: every slot's. */
+void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
+{
+	struct nf_ddf_pcpu s;
+	unsigned int i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i <= rule->ndevs; i++) {
+		nf_ddf_port_stats(rule, i, &s);
+		nf_ddf_pcpu_add(sum, &s);
+	}
 }
 
 /* The filter's state; the caller holds the table's lock or RCU. */
@@ -282,6 +325,7 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
 		      struct nf_ddf_fmem *fm)
 {
 	struct nf_ddf_pcpu sum;
+	unsigned int i;
 
 	if (filter && !fm) {
 		fm = nf_ddf_fmem_new(&rule->params, rule->mem_bytes);
@@ -289,12 +333,17 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
 			return -ENOMEM;
 	}
 	/* counters count on from the snapshot: only the packet path writes them */
-	nf_ddf_rule_sum(rule, &sum);
-	preempt_disable(); /* a reader spins while the count is odd */
-	write_seqcount_begin(&rule->zero_seq);
-	rule->zero = sum;
-	write_seqcount_end(&rule->zero_seq);
-	preempt_enable();
+	for (i = 0; i <= rule->ndevs; i++) {
+		nf_ddf_slot_sum(rule, i, &sum);
+		preempt_disable(); /* a reader spins while the count is odd */
+		write_seqcount_begin(&rule->zero_seq);
+		if (i < rule->ndevs)
+			rule->ports[i].zero = sum;
+		else
+			rule->zero = sum;
+		write_seqcount_end(&rule->zero_seq);
+		preempt_enable();
+	}
 	if (fm) {
 		fm = rcu_replace_pointer(rule->fm, fm, true);
 		call_rcu(&fm->rcu, nf_ddf_fmem_free_rcu);

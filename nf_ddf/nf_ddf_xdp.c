@@ -90,7 +90,8 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 	keyed = ddf_key_hash_link(&rule->key, &lk, NULL, &flat,
 				  flat.len, &rule->sipkey, rule->hash_alg, &h,
 				  &ki);
-	ret = nf_ddf_rule_judge(rule, keyed, &h, ki.len);
+	ret = nf_ddf_rule_judge(rule, nf_ddf_dev_slot(rule, dev), keyed, &h,
+				ki.len);
 out:
 	rcu_read_unlock();
 	return ret;

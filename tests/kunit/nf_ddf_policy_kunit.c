@@ -29,7 +29,7 @@ enum npk_kind {
 
 struct npk_attr {
 	u8 kind;
-	bool in; /* inside the last nest */
+	u8 in; /* how deep in nests: 1 inside the last nest, 2 in one in it */
 	u16 type; /* may carry NLA_F_NESTED */
 	u16 len;
 	u64 val;
@@ -56,11 +56,16 @@ struct npk_case {
 #define NP_NEST(t) { .kind = NPK_NEST, .type = (t) }
 #define NP_NEST_NOFLAG(t) { .kind = NPK_NEST_NOFLAG, .type = (t) }
 #define NP_TRAIL(n) { .kind = NPK_TRAIL, .len = (n) }
-#define NP_IN_U8(t, v) { .kind = NPK_U8, .in = true, .type = (t), .val = (v) }
-#define NP_IN_U16(t, v) { .kind = NPK_U16, .in = true, .type = (t), .val = (v) }
-#define NP_IN_U32(t, v) { .kind = NPK_U32, .in = true, .type = (t), .val = (v) }
-#define NP_IN_U64(t, v) { .kind = NPK_U64, .in = true, .type = (t), .val = (v) }
-#define NP_IN_BIN(t, n) { .kind = NPK_BIN, .in = true, .type = (t), .len = (n) }
+#define NP_IN_U8(t, v) { .kind = NPK_U8, .in = 1, .type = (t), .val = (v) }
+#define NP_IN_U16(t, v) { .kind = NPK_U16, .in = 1, .type = (t), .val = (v) }
+#define NP_IN_U32(t, v) { .kind = NPK_U32, .in = 1, .type = (t), .val = (v) }
+#define NP_IN_U64(t, v) { .kind = NPK_U64, .in = 1, .type = (t), .val = (v) }
+#define NP_IN_BIN(t, n) { .kind = NPK_BIN, .in = 1, .type = (t), .len = (n) }
+#define NP_IN_NEST(t) { .kind = NPK_NEST, .in = 1, .type = (t) }
+#define NP_IN2_STR(t, s) { .kind = NPK_STR, .in = 2, .type = (t), .str = (s) }
+#define NP_IN2_NEST(t) { .kind = NPK_NEST, .in = 2, .type = (t) }
+/* a device of DDF_A_DEVS: entry n, named s */
+#define NP_DEV(n, s) NP_IN_NEST(n), NP_IN2_STR(DDF_DEV_A_NAME, (s))
 
 #define NP_NAME NP_STR(DDF_A_NAME, "dedup")
 #define NP_NAME31 "abcdefghijklmnopqrstuvwxyz01234"
@@ -71,6 +76,12 @@ struct npk_case {
 static const struct npk_case npk_cases[] = {
 	/* accepted */
 	{ "empty", { }, NPK_OK },
+	{ "16 devices", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_IN_NEST(2),
+	  NP_IN_NEST(3), NP_IN_NEST(4), NP_IN_NEST(5), NP_IN_NEST(6), NP_IN_NEST(7),
+	  NP_IN_NEST(8), NP_IN_NEST(9), NP_IN_NEST(10), NP_IN_NEST(11), NP_IN_NEST(12),
+	  NP_IN_NEST(13), NP_IN_NEST(14), NP_IN_NEST(15), NP_IN_NEST(DDF_DEVS_MAX) }, NPK_OK },
+	{ "two named devices", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"),
+	  NP_DEV(2, "abcdefghijklmno") }, NPK_OK },
 	{ "every attribute at its limit",
 	  { NP_STR(DDF_A_NAME, NP_NAME31), NP_U8(DDF_A_FAMILY, NFPROTO_INET),
 	    NP_U8(DDF_A_HOOK, NF_INET_POST_ROUTING), NP_U32(DDF_A_PRIORITY, -300),
@@ -161,6 +172,20 @@ static const struct npk_case npk_cases[] = {
 	{ "device name of 16 bytes",
 	  { NP_NAME, NP_STR(DDF_A_DEV, "abcdefghijklmnop") }, 1 },
 	{ "device index in a request", { NP_NAME, NP_U32(DDF_A_DEV_IFINDEX, 1) }, 1 },
+	{ "17 devices", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_IN_NEST(2),
+	  NP_IN_NEST(3), NP_IN_NEST(4), NP_IN_NEST(5), NP_IN_NEST(6), NP_IN_NEST(7),
+	  NP_IN_NEST(8), NP_IN_NEST(9), NP_IN_NEST(10), NP_IN_NEST(11), NP_IN_NEST(12),
+	  NP_IN_NEST(13), NP_IN_NEST(14), NP_IN_NEST(15), NP_IN_NEST(16),
+	  NP_IN_NEST(DDF_DEVS_MAX + 1) }, 18 },
+	{ "a device numbered 0", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(0) }, 2 },
+	{ "a device as a string, not a nest",
+	  { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_U32(1, 0) }, 2 },
+	{ "a device name of 16 bytes", { NP_NAME, NP_NEST(DDF_A_DEVS),
+	  NP_DEV(1, "abcdefghijklmnop") }, 3 },
+	{ "a device's index in a request", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1),
+	  NP_IN2_STR(DDF_DEV_A_NAME, "eth0"), NP_IN2_NEST(DDF_DEV_A_IFINDEX) }, 4 },
+	{ "a device's counters in a request", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1),
+	  NP_IN2_NEST(DDF_DEV_A_STATS) }, 3 },
 	{ "key max bytes 0",
 	  { NP_NAME, NP_NEST(DDF_A_KEY), NP_IN_U32(DDF_KEY_A_MAX_BYTES, 0) }, 2 },
 	{ "key max bytes 65536",
@@ -278,15 +303,16 @@ static struct nlattr *npk_put(struct sk_buff *skb, const struct npk_attr *a)
 static bool npk_build(struct sk_buff *skb, const struct npk_attr *attrs,
 		      struct nlattr **where)
 {
-	struct nlattr *nest = NULL;
+	struct nlattr *nests[3];
+	int depth = 0;
 
 	for (int i = 0; i < NPK_ATTRS && attrs[i].kind != NPK_END; i++) {
 		const struct npk_attr *a = &attrs[i];
 
-		if (nest && !a->in) {
-			nla_nest_end(skb, nest);
-			nest = NULL;
-		}
+		while (depth > a->in)
+			nla_nest_end(skb, nests[--depth]);
+		if (a->in > depth)
+			return false; /* no nest to be in */
 		if (a->kind == NPK_TRAIL) {
 			if (skb_tailroom(skb) < a->len)
 				return false;
@@ -296,11 +322,12 @@ static bool npk_build(struct sk_buff *skb, const struct npk_attr *attrs,
 		where[i] = npk_put(skb, a);
 		if (!where[i])
 			return false;
-		if (a->kind == NPK_NEST || a->kind == NPK_NEST_NOFLAG)
-			nest = where[i];
+		if ((a->kind == NPK_NEST || a->kind == NPK_NEST_NOFLAG) &&
+		    depth < ARRAY_SIZE(nests))
+			nests[depth++] = where[i];
 	}
-	if (nest)
-		nla_nest_end(skb, nest);
+	while (depth)
+		nla_nest_end(skb, nests[--depth]);
 	return true;
 }
 
@@ -365,6 +392,7 @@ static void npk_dumpable_test(struct kunit *test)
 		{ nf_ddf_key_policy, DDF_KEY_A_MAX },
 		{ nf_ddf_filter_policy, DDF_FILTER_A_MAX },
 		{ nf_ddf_action_policy, DDF_ACTION_A_MAX },
+		{ nf_ddf_dev_policy, DDF_DEV_A_MAX },
 	};
 
 	for (int i = 0; i < ARRAY_SIZE(pols); i++) {
@@ -469,6 +497,9 @@ static const struct npr_case npr_cases[] = {
 	  NP_STR(DDF_A_DEV, "eth0"), NPR_KEY, NP_IN_U32(DDF_KEY_A_DECAP, __DDF_KEY_DECAP_ALL),
 	  NP_IN_U16(DDF_KEY_A_VXLAN_PORT, 8472), NP_IN_U16(DDF_KEY_A_GENEVE_PORT, 65535),
 	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
+	{ "netdev over two devices", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_DEV(2, "eth1"), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
 	{ "decap gre at prerouting", { NP_NAME, NPR_KEY,
 	  NP_IN_U32(DDF_KEY_A_DECAP, DDF_KEY_DECAP_GRE), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
@@ -489,6 +520,28 @@ static const struct npr_case npr_cases[] = {
 	  -EINVAL, "family netdev needs a device", 1 },
 	{ "a device for family inet", { NP_NAME, NP_STR(DDF_A_DEV, "eth0"), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "a device binds a rule", 1 },
+	{ "a device list for family ip", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "a device binds a rule", 2 },
+	{ "netdev with a device and a device list", { NP_NAME,
+	  NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV), NP_STR(DDF_A_DEV, "eth0"),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth1"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NPR_WINDOW(64) }, -EINVAL, "not both", 3 },
+	{ "netdev with an empty device list", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
+	  -EINVAL, "family netdev needs a device", 2 },
+	{ "netdev devices out of order", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(2, "eth0"), NP_DEV(1, "eth1"), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "numbered 1, 2", 3 },
+	{ "netdev device without a name", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_IN_NEST(2), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "needs its name", 5 },
+	{ "netdev device of an empty name", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, ""), NPR_FILTER,
+	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "is empty", 2 },
+	{ "netdev device named twice", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
+	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_DEV(2, "eth1"), NP_DEV(3, "eth0"),
+	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "named twice", 2 },
 	{ "netdev hook 2", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
 	  NP_U8(DDF_A_HOOK, 2), NP_STR(DDF_A_DEV, "eth0"), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "hooks ingress, egress and none", 2 },
@@ -678,7 +731,8 @@ static void npr_test(struct kunit *test)
 	/* Arrange */
 	tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tb);
-	tmpl = kunit_kzalloc(test, sizeof(*tmpl), GFP_KERNEL);
+	tmpl = kunit_kzalloc(test, struct_size(tmpl, ports, DDF_DEVS_MAX),
+			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tmpl);
 	skb = alloc_skb(1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -754,7 +808,9 @@ static void npr_cpus_test(struct kunit *test)
 		int err;
 
 		tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
-		tmpl = kunit_kzalloc(test, sizeof(*tmpl), GFP_KERNEL);
+		tmpl = kunit_kzalloc(test,
+				     struct_size(tmpl, ports, DDF_DEVS_MAX),
+				     GFP_KERNEL);
 		skb = alloc_skb(1024, GFP_KERNEL);
 		KUNIT_ASSERT_TRUE(test, tb && tmpl && skb);
 		KUNIT_ASSERT_TRUE(test, npk_build(skb, cs[i].a, where));

@@ -20,6 +20,21 @@
  *                              when it went away
  *   DDF_A_DEV_IFINDEX     u32  reply: the device's index; 0 while no
  *                              device of that name is in the namespace
+ *                              (of a rule of several devices: the first's)
+ *   DDF_A_DEVS         N  family netdev: the devices of a rule of one or
+ *                              more (instead of DDF_A_DEV), sharing its
+ *                              filter, window and counters; always in
+ *                              replies of a netdev rule
+ *     DDF_DEVS_A_DEV    N  one per device, attribute types 1 ..
+ *                              DDF_DEVS_MAX in order (more are refused)
+ *       DDF_DEV_A_NAME      string, < IFNAMSIZ, required: as DDF_A_DEV
+ *       DDF_DEV_A_IFINDEX   u32  reply: as DDF_A_DEV_IFINDEX
+ *       DDF_DEV_A_GIVEN     string reply: the name the device had when
+ *                              it joined the rule (differs once renamed)
+ *       DDF_DEV_A_STATS  N  reply: the frames of this device (hook or
+ *                              XDP), DDF_STATS_A_PACKETS .. _UNPARSED;
+ *                              the rule's DDF_A_STATS sum every device's
+ *                              and those of no listed device
  *   DDF_A_ID              u32  reply: the rule's number, unique among the
  *                              rules of every namespace while nf_ddf is
  *                              loaded and not soon reused; an XDP program
@@ -83,6 +98,7 @@
 #define DDF_GENL_VERSION 1
 
 #define DDF_NAME_MAX 32 /* with the terminating NUL */
+#define DDF_DEVS_MAX 16 /* devices of one netdev rule */
 #define DDF_HOOK_NONE 255
 #define DDF_SEED_LEN 16
 #define DDF_KEY_PAYLOAD_LIMIT 4096 /* payload offset + length */
@@ -116,16 +132,29 @@ enum ddf_attr {
 	DDF_A_DEV,
 	DDF_A_DEV_IFINDEX, /* reply only */
 	DDF_A_ID, /* reply only */
+	DDF_A_DEVS,
 	__DDF_A_MAX
 };
 #define DDF_A_MAX (__DDF_A_MAX - 1)
+
+/* DDF_A_DEVS holds DDF_DEVS_MAX entries at most, of types 1 .. that */
+enum ddf_dev_attr {
+	DDF_DEV_A_UNSPEC,
+	DDF_DEV_A_NAME,
+	DDF_DEV_A_IFINDEX, /* reply only */
+	DDF_DEV_A_GIVEN, /* reply only */
+	DDF_DEV_A_STATS, /* reply only */
+	__DDF_DEV_A_MAX
+};
+#define DDF_DEV_A_MAX (__DDF_DEV_A_MAX - 1)
 
 /*
  * XDP. nf_ddf gives XDP programs the kfunc
  *	int bpf_ddf_xdp(struct xdp_md *ctx, __u32 rule_id);
  * which keys the frame in ctx by the rule's key (from its Ethernet
  * header, as at netdev ingress), asks the rule's filter and counts it in
- * the rule's counters. The rule is the one of number rule_id (DDF_A_ID),
+ * the rule's counters (and the device's, when the frame came in on one of
+ * the rule's devices). The rule is the one of number rule_id (DDF_A_ID),
  * of family netdev and hook DDF_HOOK_NONE, in the namespace of the device
  * the frame came in on. It returns a ddf_xdp_verdict, or a negative errno
  * when it did nothing: -ENOENT, no such rule there (deleted, say);
