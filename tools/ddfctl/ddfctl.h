@@ -59,7 +59,9 @@ struct ddf_rule_spec {
 	uint8_t family; /* NFPROTO_* */
 	uint8_t hook; /* NF_INET_*, NF_NETDEV_* (family netdev), DDF_HOOK_NONE */
 	int32_t priority;
-	char dev[16]; /* family netdev: the device (IFNAMSIZ) */
+	/* family netdev: the devices (IFNAMSIZ), sharing the rule's filter */
+	char devs[DDF_DEVS_MAX][16];
+	unsigned int ndevs;
 	char iif[16], oif[16]; /* IFNAMSIZ */
 	uint8_t l4proto; /* 0: any */
 	struct ddf_key_spec key;
@@ -143,6 +145,8 @@ int parse_family(const char *s, uint8_t *family);
 bool family_netdev(uint8_t family);
 int parse_hook(const char *s);
 int parse_ifname(const char *kw, const char *s, char *out);
+/* dev DEV[,DEV...]: at most DDF_DEVS_MAX, each named once */
+int parse_devs(const char *s, struct ddf_rule_spec *r);
 int parse_decap(const char *s, struct ddf_key_spec *k);
 int check_link(struct ddf_rule_spec *r, const struct rule_words *w);
 /* the first word of list whose table value has a bit of bits, or NULL */
@@ -185,6 +189,11 @@ int cmd_xdp(int argc, char **argv);
  * words into buf; "" when none (or when BPF cannot be asked).
  */
 void xdp_attached(uint32_t rule_id, char *buf, size_t size);
+/*
+ * The mode of ddf's XDP program for rule_id on the device of ifindex
+ * ("native", "generic"), "other" for another program, or NULL for none.
+ */
+const char *xdp_mode_on(int ifindex, uint32_t rule_id);
 
 /*
  * restore.c: all or nothing. Every line is parsed before anything is sent;
@@ -226,9 +235,17 @@ struct ddf_rule_info {
 	uint32_t id; /* DDF_A_ID */
 	bool has_ifindex; /* family netdev: the device's index was reported */
 	uint32_t ifindex; /* 0: no device of that name now (rule detached) */
+	/* family netdev, rule.ndevs of them: each device as reported */
+	struct ddf_dev_info {
+		char given[16]; /* its name when it joined the rule */
+		uint32_t ifindex; /* 0: gone */
+		bool has_stats;
+		uint64_t packets, bytes, duplicates, dropped, marked, unparsed;
+	} devs[DDF_DEVS_MAX];
 };
 
 int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri);
+const char *dev_state(const char *name, const char *given, uint32_t ifindex);
 const char *family_name(uint8_t family);
 const char *hook_name(uint8_t family, uint8_t hook);
 const char *proto_name(uint8_t proto);

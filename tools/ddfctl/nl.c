@@ -133,8 +133,19 @@ static void put_rule(struct nlmsghdr *nlh, const struct ddf_rule_spec *r)
 	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
 	mnl_attr_put_u8(nlh, DDF_A_FAMILY, r->family);
 	mnl_attr_put_u8(nlh, DDF_A_HOOK, r->hook);
-	if (r->dev[0])
-		mnl_attr_put_strz(nlh, DDF_A_DEV, r->dev);
+	/* one device as a rule of one device always said it */
+	if (r->ndevs == 1)
+		mnl_attr_put_strz(nlh, DDF_A_DEV, r->devs[0]);
+	if (r->ndevs > 1) {
+		n = mnl_attr_nest_start(nlh, DDF_A_DEVS);
+		for (unsigned int i = 0; i < r->ndevs; i++) {
+			struct nlattr *d = mnl_attr_nest_start(nlh, i + 1);
+
+			mnl_attr_put_strz(nlh, DDF_DEV_A_NAME, r->devs[i]);
+			mnl_attr_nest_end(nlh, d);
+		}
+		mnl_attr_nest_end(nlh, n);
+	}
 	mnl_attr_put_u32(nlh, DDF_A_PRIORITY, (uint32_t)r->priority);
 	if (r->iif[0])
 		mnl_attr_put_strz(nlh, DDF_A_IIFNAME, r->iif);

@@ -513,10 +513,12 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 				return ddfctl_err("priority: '%s' is not a 32-bit signed integer",
 						  arg);
 			r->priority = (int32_t)p;
-		} else if (!strcmp(kw, "dev") || !strcmp(kw, "iif") ||
-			   !strcmp(kw, "oif")) {
-			char *dev = kw[0] == 'd' ? r->dev :
-				    kw[0] == 'i' ? r->iif : r->oif;
+		} else if (!strcmp(kw, "dev")) {
+			NEXT_ARG(kw);
+			if (parse_devs(arg, r))
+				return -1;
+		} else if (!strcmp(kw, "iif") || !strcmp(kw, "oif")) {
+			char *dev = kw[0] == 'i' ? r->iif : r->oif;
 
 			NEXT_ARG(kw);
 			if (parse_ifname(kw, arg, dev))

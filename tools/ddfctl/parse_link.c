@@ -97,6 +97,36 @@ int parse_ifname(const char *kw, const char *s, char *out)
 	return 0;
 }
 
+int parse_devs(const char *s, struct ddf_rule_spec *r)
+{
+	const char *p = s;
+	char name[32];
+
+	r->ndevs = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (r->ndevs == DDF_DEVS_MAX)
+			return ddfctl_err("dev: '%s' names more than %d devices, the most one rule takes",
+					  s, DDF_DEVS_MAX);
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (parse_ifname("dev", name, r->devs[r->ndevs]))
+			return -1;
+		for (unsigned int i = 0; i < r->ndevs; i++)
+			if (!strcmp(r->devs[i], name))
+				return ddfctl_err("dev: '%s' names %s twice", s,
+						  name);
+		r->ndevs++;
+		p += strcspn(p, ",");
+		if (!*p)
+			return 0;
+		p++;
+	}
+}
+
 const char *list_word(const char *list, const struct ddf_word *t,
 		      uint32_t bits, char *buf, size_t size)
 {
@@ -264,8 +294,8 @@ static int resolve_hook(struct ddf_rule_spec *r, const char *word)
 /* family netdev: bound to one device, its frames seen whole */
 static int check_netdev(struct ddf_rule_spec *r, const struct rule_words *w)
 {
-	if (!r->dev[0] && !w->offline)
-		return ddfctl_err("rule add: '%s' has family netdev: give dev DEV, the device whose frames it sees",
+	if (!r->ndevs && !w->offline)
+		return ddfctl_err("rule add: '%s' has family netdev: give dev DEV[,DEV...], the devices whose frames it sees",
 				  r->name);
 	if (r->iif[0])
 		return ddfctl_err("iif: '%s' is refused with family netdev: the rule sees the frames of its dev only",
@@ -284,9 +314,9 @@ static int check_ip(struct ddf_rule_spec *r, const struct rule_words *w)
 	char buf[32];
 	const char *l2;
 
-	if (r->dev[0])
+	if (r->ndevs)
 		return ddfctl_err("dev: '%s' binds a rule of family netdev to a device; family %s sees the packets of every device (iif and oif select some)",
-				  r->dev, fam);
+				  r->devs[0], fam);
 	if (frame && !w->offline)
 		return ddfctl_err("key: 'frame' needs family netdev: IP hooks see packets from their IP header on");
 	l2 = w->ignore ? list_word(w->ignore, ddf_key_ignores, DDF_KI_L2, buf,

@@ -12,7 +12,10 @@
 #include "ddfctl.h"
 #include "ddf_registry.h"
 
-enum atype { T_NONE, T_U8, T_U16, T_U32, T_S32, T_U64, T_STR, T_BIN, T_NEST };
+/* T_LIST: a nest of entries numbered 1, 2, ..., each a nest of the set */
+enum atype {
+	T_NONE, T_U8, T_U16, T_U32, T_S32, T_U64, T_STR, T_BIN, T_NEST, T_LIST
+};
 
 struct adesc {
 	const char *name; /* as in uapi/linux/ddf.h */
@@ -89,10 +92,20 @@ static const struct adesc stats_attrs[] = {
 	[DDF_STATS_A_FILL_PPM] = { "DDF_STATS_A_FILL_PPM", "fill_ppm", T_U32 },
 };
 
+static const struct aset stats_set;
+
+static const struct adesc dev_attrs[] = {
+	[DDF_DEV_A_NAME] = { "DDF_DEV_A_NAME", "name", T_STR },
+	[DDF_DEV_A_IFINDEX] = { "DDF_DEV_A_IFINDEX", "ifindex", T_U32 },
+	[DDF_DEV_A_GIVEN] = { "DDF_DEV_A_GIVEN", "given", T_STR },
+	[DDF_DEV_A_STATS] = { "DDF_DEV_A_STATS", "stats", T_NEST, &stats_set },
+};
+
 static const struct aset key_set = { key_attrs, DDF_KEY_A_MAX };
 static const struct aset filter_set = { filter_attrs, DDF_FILTER_A_MAX };
 static const struct aset action_set = { action_attrs, DDF_ACTION_A_MAX };
 static const struct aset stats_set = { stats_attrs, DDF_STATS_A_MAX };
+static const struct aset dev_set = { dev_attrs, DDF_DEV_A_MAX };
 
 static const struct adesc top_attrs[] = {
 	[DDF_A_NAME] = { "DDF_A_NAME", "name", T_STR },
@@ -110,6 +123,7 @@ static const struct adesc top_attrs[] = {
 	[DDF_A_DEV] = { "DDF_A_DEV", "dev", T_STR },
 	[DDF_A_DEV_IFINDEX] = { "DDF_A_DEV_IFINDEX", "ifindex", T_U32 },
 	[DDF_A_ID] = { "DDF_A_ID", "id", T_U32 },
+	[DDF_A_DEVS] = { "DDF_A_DEVS", "devs", T_LIST, &dev_set },
 };
 
 static const struct aset top_set = { top_attrs, DDF_A_MAX };
@@ -261,6 +275,75 @@ static uint64_t attr_uint(const struct nlattr *a, enum atype t)
  */
 static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 			size_t len, int depth, bool json,
+			const struct ddf_rule_info *ri);
+
+/* A T_LIST: its entries as a JSON array, or numbered lines. */
+static void print_list(FILE *out, const struct aset *set,
+		       const struct nlattr *list, int depth, bool json,
+		       const struct ddf_rule_info *ri)
+{
+	const struct nlattr *attr;
+	bool first = true;
+
+	fputs(json ? "[" : "\n", out);
+	mnl_attr_for_each_nested(attr, list) {
+		if (json)
+			fputs(first ? "" : ", ", out);
+		else
+			fprintf(out, "%*s%u\n", 2 * (depth + 1), "",
+				mnl_attr_get_type(attr));
+		first = false;
+		print_attrs(out, set, mnl_attr_get_payload(attr),
+			    mnl_attr_get_payload_len(attr), depth + 2, json, ri);
+	}
+	if (json)
+		fputc(']', out);
+}
+
+/*
+ * A device's state from its entry: "present", "renamed" (the name it had
+ * when it joined differs), "gone" (no device of that name now).
+ */
+const char *dev_state(const char *name, const char *given, uint32_t ifindex)
+{
+	if (!ifindex)
+		return "gone";
+	return given[0] && strcmp(name, given) ? "renamed" : "present";
+}
+
+/*
+ * JSON of a device entry of a rule: its state, and the mode of ddf's XDP
+ * program for the rule on it ("none" without one).
+ */
+static void json_dev_extra(FILE *out, const void *buf, size_t len,
+			   const struct ddf_rule_info *ri)
+{
+	const char *name = "", *given = "", *mode;
+	const struct nlattr *attr;
+	uint32_t ifindex = 0;
+
+	mnl_attr_for_each_payload(buf, len) {
+		switch (mnl_attr_get_type(attr)) {
+		case DDF_DEV_A_NAME:
+			name = mnl_attr_get_str(attr);
+			break;
+		case DDF_DEV_A_GIVEN:
+			given = mnl_attr_get_str(attr);
+			break;
+		case DDF_DEV_A_IFINDEX:
+			ifindex = mnl_attr_get_u32(attr);
+			break;
+		}
+	}
+	fputs(", \"state\": ", out);
+	json_str(out, dev_state(name, given, ifindex));
+	mode = ifindex && ri ? xdp_mode_on((int)ifindex, ri->id) : NULL;
+	fputs(", \"xdp\": ", out);
+	json_str(out, mode ? mode : "none");
+}
+
+static void print_attrs(FILE *out, const struct aset *set, const void *buf,
+			size_t len, int depth, bool json,
 			const struct ddf_rule_info *ri)
 {
 	const struct nlattr *attr;
@@ -310,6 +393,9 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 				    mnl_attr_get_payload_len(attr), depth + 1,
 				    json, ri);
 			break;
+		case T_LIST:
+			print_list(out, d->nest, attr, depth, json, ri);
+			break;
 		case T_S32:
 			fprintf(out, json ? "%" PRId64 : " %" PRId64,
 				(int64_t)attr_uint(attr, d->type));
@@ -333,6 +419,8 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 	if (json && ri && set == &filter_set &&
 	    ddfctl_fpr(&ri->rule.filter.params, &fpr))
 		fprintf(out, "%s\"fpr\": %.6g", first ? "" : ", ", fpr);
+	if (json && ri && set == &dev_set)
+		json_dev_extra(out, buf, len, ri);
 	if (json)
 		fputc('}', out);
 }
@@ -358,6 +446,55 @@ void print_request(FILE *out, const struct nlmsghdr *nlh)
 	fputc('\n', out);
 	attrs = genl_attrs(nlh, &len);
 	print_attrs(out, &top_set, attrs, len, 1, false, NULL);
+}
+
+/* DDF_A_DEVS: the devices of a netdev rule, in order, with their counters */
+static void decode_devs(const struct nlattr *list, struct ddf_rule_info *ri)
+{
+	struct ddf_rule_spec *r = &ri->rule;
+	const struct nlattr *entry, *attr, *s;
+
+	r->ndevs = 0;
+	mnl_attr_for_each_nested(entry, list) {
+		struct ddf_dev_info *d = &ri->devs[r->ndevs];
+
+		if (r->ndevs == DDF_DEVS_MAX)
+			break;
+		memset(d, 0, sizeof(*d));
+		mnl_attr_for_each_nested(attr, entry) {
+			switch (mnl_attr_get_type(attr)) {
+			case DDF_DEV_A_NAME:
+				snprintf(r->devs[r->ndevs], sizeof(r->devs[0]),
+					 "%s", mnl_attr_get_str(attr));
+				break;
+			case DDF_DEV_A_GIVEN:
+				snprintf(d->given, sizeof(d->given), "%s",
+					 mnl_attr_get_str(attr));
+				break;
+			case DDF_DEV_A_IFINDEX:
+				d->ifindex = mnl_attr_get_u32(attr);
+				break;
+			case DDF_DEV_A_STATS:
+				d->has_stats = true;
+				mnl_attr_for_each_nested(s, attr) {
+					uint64_t *v = NULL;
+
+					switch (mnl_attr_get_type(s)) {
+					case DDF_STATS_A_PACKETS: v = &d->packets; break;
+					case DDF_STATS_A_BYTES: v = &d->bytes; break;
+					case DDF_STATS_A_DUPLICATES: v = &d->duplicates; break;
+					case DDF_STATS_A_DROPPED: v = &d->dropped; break;
+					case DDF_STATS_A_MARKED: v = &d->marked; break;
+					case DDF_STATS_A_UNPARSED: v = &d->unparsed; break;
+					}
+					if (v)
+						*v = mnl_attr_get_u64(s);
+				}
+				break;
+			}
+		}
+		r->ndevs++;
+	}
 }
 
 /* A rule as a GET reply (or a NEW request) carries it. */
@@ -403,9 +540,14 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 	r->family = U8(tb[DDF_A_FAMILY]);
 	r->hook = U8(tb[DDF_A_HOOK]);
 	r->priority = (int32_t)U32(tb[DDF_A_PRIORITY]);
-	if (tb[DDF_A_DEV])
-		snprintf(r->dev, sizeof(r->dev), "%s",
+	if (tb[DDF_A_DEV]) {
+		snprintf(r->devs[0], sizeof(r->devs[0]), "%s",
 			 mnl_attr_get_str(tb[DDF_A_DEV]));
+		r->ndevs = 1;
+		ri->devs[0].ifindex = U32(tb[DDF_A_DEV_IFINDEX]);
+	}
+	if (tb[DDF_A_DEVS])
+		decode_devs(tb[DDF_A_DEVS], ri);
 	ri->id = U32(tb[DDF_A_ID]);
 	ri->has_ifindex = !!tb[DDF_A_DEV_IFINDEX];
 	ri->ifindex = U32(tb[DDF_A_DEV_IFINDEX]);
@@ -509,13 +651,13 @@ static void print_hash(FILE *out, const struct ddf_rule_spec *r)
 		fprintf(out, " hash %u", r->hash_alg);
 }
 
-/* "family F hook H[ dev D]" */
+/* "family F hook H[ dev D[,D...]]" */
 static void print_place(FILE *out, const struct ddf_rule_spec *r)
 {
 	fprintf(out, "family %s hook %s", family_name(r->family) ?: "?",
 		hook_name(r->family, r->hook) ?: "?");
-	if (r->dev[0])
-		fprintf(out, " dev %s", r->dev);
+	for (unsigned int i = 0; i < r->ndevs; i++)
+		fprintf(out, "%s%s", i ? "," : " dev ", r->devs[i]);
 }
 
 /*
@@ -594,6 +736,8 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 
 static void print_stats_text(FILE *out, const struct ddf_rule_info *ri)
 {
+	const struct ddf_rule_spec *r = &ri->rule;
+
 	fprintf(out, "%s: packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
 		ri->rule.name, (unsigned long long)ri->packets,
 		(unsigned long long)ri->bytes_seen,
@@ -603,6 +747,48 @@ static void print_stats_text(FILE *out, const struct ddf_rule_info *ri)
 		(unsigned long long)ri->unparsed);
 	fprintf(out, "    filter generation %llu fill %.2f%%\n",
 		(unsigned long long)ri->generation, ri->fill_ppm / 1e4);
+	/* a rule over several devices: each one's share */
+	for (unsigned int i = 0; r->ndevs > 1 && i < r->ndevs; i++) {
+		const struct ddf_dev_info *d = &ri->devs[i];
+
+		if (!d->has_stats)
+			continue;
+		fprintf(out, "    dev %s: packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
+			r->devs[i], (unsigned long long)d->packets,
+			(unsigned long long)d->bytes,
+			(unsigned long long)d->duplicates,
+			(unsigned long long)d->dropped,
+			(unsigned long long)d->marked,
+			(unsigned long long)d->unparsed);
+	}
+}
+
+/*
+ * "    dev NAME: STATE[, xdp MODE]" for each device of a rule over several:
+ * present, renamed (from the name it joined with), or gone (the port waits
+ * for a device of its name); the mode of ddf's XDP program for the rule.
+ */
+static void print_devs_text(FILE *out, const struct ddf_rule_info *ri)
+{
+	const struct ddf_rule_spec *r = &ri->rule;
+
+	for (unsigned int i = 0; r->ndevs > 1 && i < r->ndevs; i++) {
+		const struct ddf_dev_info *d = &ri->devs[i];
+		const char *st = dev_state(r->devs[i], d->given, d->ifindex);
+		const char *mode = d->ifindex ?
+					   xdp_mode_on((int)d->ifindex, ri->id) :
+					   NULL;
+
+		fprintf(out, "    dev %s: %s", r->devs[i], st);
+		if (!strcmp(st, "renamed"))
+			fprintf(out, " (was %s)", d->given);
+		else if (!strcmp(st, "gone"))
+			fputs(" (re-attaches when a device of that name appears)",
+			      out);
+		if (r->hook == DDF_HOOK_NONE || mode)
+			fprintf(out, ", xdp %s", mode ? mode : "none");
+		fputc('\n', out);
+	}
 }
 
 static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
@@ -614,7 +800,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	fprintf(out, "%s: ", r->name);
 	print_place(out, r);
 	/* the kernel keeps the rule of a device that went, detached */
-	if (r->dev[0] && ri->has_ifindex && !ri->ifindex)
+	if (r->ndevs == 1 && ri->has_ifindex && !ri->ifindex)
 		fputs(" (gone: re-attaches when a device of that name appears)",
 		      out);
 	fprintf(out, " priority %d", r->priority);
@@ -643,6 +829,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	if (ddfctl_fpr(p, &fpr))
 		fprintf(out, " fpr %.3g", fpr);
 	fputc('\n', out);
+	print_devs_text(out, ri);
 	/* a rule with no hook at a device: what XDP programs use it */
 	if (family_netdev(r->family) && r->hook == DDF_HOOK_NONE) {
 		char on[256];
@@ -652,7 +839,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 			fprintf(out, "    xdp id %u on%s\n", ri->id, on);
 		else
 			fprintf(out, "    xdp id %u: no program attached (ddfctl xdp attach dev %s rule %s)\n",
-				ri->id, r->dev, r->name);
+				ri->id, r->ndevs ? r->devs[0] : "?", r->name);
 	}
 }
 

@@ -30,9 +30,11 @@ static const char xdp_help[] =
 	"       ddfctl xdp detach dev DEV\n"
 	"       ddfctl xdp [show]\n"
 	"  attach  load ddf's XDP program on DEV for the rule NAME, which must be\n"
-	"          of family netdev, hook none and dev DEV: a duplicate is dropped\n"
-	"          before any capture on DEV sees it (action drop), passed with the\n"
-	"          rule's mark in 4 bytes of XDP metadata (mark), or counted only\n"
+	"          of family netdev, hook none and DEV among its devices (attach\n"
+	"          each device of a rule over several: one filter judges them all):\n"
+	"          a duplicate is dropped before any capture on DEV sees it (action\n"
+	"          drop), passed with the rule's mark in 4 bytes of XDP metadata\n"
+	"          (mark), or counted only\n"
 	"  mode    native: in the driver; generic: on any device, after the\n"
 	"          driver; default native, else generic where the driver has none\n"
 	"  detach  remove ddf's program from DEV (another program is left alone)\n"
@@ -139,6 +141,22 @@ void xdp_attached(uint32_t rule_id, char *buf, size_t size)
 	if_freenameindex(ifs);
 }
 
+const char *xdp_mode_on(int ifindex, uint32_t rule_id)
+{
+	const char *mode = NULL;
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	uint32_t prog;
+
+	libbpf_set_print(bpf_log_print);
+	prog = ddf_prog_on(ifindex, &mode);
+	if (prog && ddf_prog_rule(prog) == rule_id)
+		return mode;
+	/* not ddf's for this rule: is there any program? */
+	if (!bpf_xdp_query(ifindex, 0, &q) && (q.drv_prog_id || q.skb_prog_id))
+		return "other";
+	return NULL;
+}
+
 struct rule_names {
 	uint32_t id;
 	char name[DDF_NAME_MAX];
@@ -238,6 +256,14 @@ static int attach_prog(int ifindex, const char *dev, int fd, int mode)
 	return 0;
 }
 
+static bool rule_has_dev(const struct ddf_rule_spec *r, const char *dev)
+{
+	for (unsigned int i = 0; i < r->ndevs; i++)
+		if (!strcmp(r->devs[i], dev))
+			return true;
+	return false;
+}
+
 static int xdp_attach(const char *dev, const char *name, int mode)
 {
 	struct ddf_rule_info ri;
@@ -260,9 +286,15 @@ static int xdp_attach(const char *dev, const char *name, int mode)
 		return ddfctl_err("xdp attach: rule '%s' is family %s hook %s; XDP takes a rule of family netdev hook none (a hook would judge each frame twice)",
 				  name, family_name(ri.rule.family) ?: "?",
 				  hook_name(ri.rule.family, ri.rule.hook) ?: "?");
-	if (strcmp(ri.rule.dev, dev))
+	if (!rule_has_dev(&ri.rule, dev)) {
+		char list[DDF_DEVS_MAX * 16 + 1] = "";
+
+		for (unsigned int i = 0; i < ri.rule.ndevs; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? "," : "", ri.rule.devs[i]);
 		return ddfctl_err("xdp attach: rule '%s' is for dev %s, not %s",
-				  name, ri.rule.dev, dev);
+				  name, list, dev);
+	}
 	if (!ri.id)
 		return ddfctl_err("xdp attach: the kernel reports no number for rule '%s' (nf_ddf too old?)",
 				  name);
