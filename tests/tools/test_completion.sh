@@ -132,6 +132,10 @@ expect "ddfctl xdp attach " "dev rule mode"
 expect "ddfctl xdp attach dev lo rule x " "mode"
 expect "ddfctl xdp attach dev lo mode " "native generic"
 expect "ddfctl xdp detach " "dev"
+# a netdev rule's devices: a list, those given left out (lo exists here)
+expect "ddfctl rule add x family netdev dev l" "lo"
+expect "ddfctl rule add x family netdev dev lo," \
+	"$(ls /sys/class/net | grep -vx lo | sed 's/^/lo,/')"
 expect "ddfctl rule add x filter a" "apbf apbbf a2"
 expect "ddfctl rule add x filter " "$_ddfctl_kinds"
 expect "ddfctl rule add x hook " "prerouting input forward output postrouting ingress egress none"

@@ -99,7 +99,9 @@ _ddfctl_value()
 	key) _ddfctl_list "$cur" "$_ddfctl_key_fields" "packet frame" ;;
 	ignore) _ddfctl_list "$cur" "$_ddfctl_ignores" "none" ;;
 	decap) _ddfctl_list "$cur" "$_ddfctl_decaps" "none" ;;
-	dev | iif | oif)
+	# a netdev rule's devices, a list; iif and oif take one
+	dev) _ddfctl_list "$cur" "$(ls /sys/class/net 2>/dev/null)" "" ;;
+	iif | oif)
 		_ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur"
 		;;
 	priority | payload | max-bytes | window | fpr | memory | cpus | shape | seed)
