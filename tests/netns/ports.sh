@@ -72,7 +72,7 @@ rctr() {
 }
 dctr() {
 	ip netns exec "$rcv" ddfctl stats "$1" |
-		sed -n "s/^    dev $2: .* $3 \([0-9]*\).*/\1/p"
+		sed -n "s/^    dev $2:.* $3 \([0-9]*\).*/\1/p"
 }
 
 # sums RULE: every counter of the rule is the sum of its devices'
