@@ -185,11 +185,37 @@ S taskset -c 0 ddfpkt send -i s1 -m "$foreign" -s 192.0.2.9 \
 	-d 198.51.100.2 -f 5000 -n 30 -c 2 >/dev/null
 sleep 0.5
 expect_eq "$(($(dctr ports m1 duplicates) - before))" 30 "m1 alone: duplicates"
+passed "a port deleted under traffic: the other goes on"
+
+# Test that a device renamed to the name a gone device of the rule waits
+# for stays on its own entry (renamed) and the waiting entry stays gone:
+# were it on both, each of its frames would be judged twice, a duplicate
+# of itself.
+R ip link set m1 down
+R ip link set m1 name m0
+R ip link set m0 promisc on up
+R ddfctl show ports >"$tmp/show"
+grep -q "^    dev m0: gone" "$tmp/show" || fail "rename: $(cat "$tmp/show")"
+grep -q "^    dev m0: renamed (was m1)" "$tmp/show" || fail "rename: $(cat "$tmp/show")"
+R ddfctl rule reset ports filter
+S taskset -c 0 ddfpkt send -i s1 -m "$foreign" -s 192.0.2.11 \
+	-d 198.51.100.2 -f 6000 -n 20 -c 2 >/dev/null
+sleep 0.5
+expect_eq "$(rctr ports packets) $(rctr ports duplicates)" "40 20" \
+	"the renamed device: packets, duplicates"
+R ip link set m0 down
+R ip link set m0 name m1
+R ip link set m1 promisc on up
+passed "a device renamed to a gone device's name: judged once, on its own entry"
+
+# Test that a new device of the gone one's name rejoins the rule.
 port 0
 R ddfctl show ports | grep -q "^    dev m0: present" ||
 	fail "a new m0 did not rejoin: $(R ddfctl show ports)"
+R ddfctl show ports | grep -q "^    dev m1: present" ||
+	fail "m1 back under its name: $(R ddfctl show ports)"
 R ddfctl rule del ports
-passed "a port deleted under traffic: the other goes on, a new one rejoins"
+passed "a new device of a gone one's name rejoins the rule"
 
 # Test that save prints the device list and restore brings the rule back
 # with it.
