@@ -764,7 +764,7 @@ static void print_stats_text(FILE *out, const struct ddf_rule_info *ri)
 }
 
 /*
- * "    dev NAME: STATE[, xdp MODE]" for each device of a rule over several:
+ * "    dev NAME: STATE[, xdp MODE]" for each device of a netdev rule:
  * present, renamed (from the name it joined with), or gone (the port waits
  * for a device of its name); the mode of ddf's XDP program for the rule.
  */
@@ -772,7 +772,7 @@ static void print_devs_text(FILE *out, const struct ddf_rule_info *ri)
 {
 	const struct ddf_rule_spec *r = &ri->rule;
 
-	for (unsigned int i = 0; r->ndevs > 1 && i < r->ndevs; i++) {
+	for (unsigned int i = 0; i < r->ndevs; i++) {
 		const struct ddf_dev_info *d = &ri->devs[i];
 		const char *st = dev_state(r->devs[i], d->given, d->ifindex);
 		const char *mode = d->ifindex ?
