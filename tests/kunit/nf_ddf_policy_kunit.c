@@ -64,8 +64,8 @@ struct npk_case {
 #define NP_IN_NEST(t) { .kind = NPK_NEST, .in = 1, .type = (t) }
 #define NP_IN2_STR(t, s) { .kind = NPK_STR, .in = 2, .type = (t), .str = (s) }
 #define NP_IN2_NEST(t) { .kind = NPK_NEST, .in = 2, .type = (t) }
-/* a device of DDF_A_DEVS: entry n, named s */
-#define NP_DEV(n, s) NP_IN_NEST(n), NP_IN2_STR(DDF_DEV_A_NAME, (s))
+/* a device of DDF_A_DEVS (entry n, a nest) and its name */
+#define NP_DEV_NAME(s) NP_IN2_STR(DDF_DEV_A_NAME, (s))
 
 #define NP_NAME NP_STR(DDF_A_NAME, "dedup")
 #define NP_NAME31 "abcdefghijklmnopqrstuvwxyz01234"
@@ -80,8 +80,8 @@ static const struct npk_case npk_cases[] = {
 	  NP_IN_NEST(3), NP_IN_NEST(4), NP_IN_NEST(5), NP_IN_NEST(6), NP_IN_NEST(7),
 	  NP_IN_NEST(8), NP_IN_NEST(9), NP_IN_NEST(10), NP_IN_NEST(11), NP_IN_NEST(12),
 	  NP_IN_NEST(13), NP_IN_NEST(14), NP_IN_NEST(15), NP_IN_NEST(DDF_DEVS_MAX) }, NPK_OK },
-	{ "two named devices", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"),
-	  NP_DEV(2, "abcdefghijklmno") }, NPK_OK },
+	{ "two named devices", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth0"),
+	  NP_IN_NEST(2), NP_DEV_NAME("abcdefghijklmno") }, NPK_OK },
 	{ "every attribute at its limit",
 	  { NP_STR(DDF_A_NAME, NP_NAME31), NP_U8(DDF_A_FAMILY, NFPROTO_INET),
 	    NP_U8(DDF_A_HOOK, NF_INET_POST_ROUTING), NP_U32(DDF_A_PRIORITY, -300),
@@ -181,7 +181,7 @@ static const struct npk_case npk_cases[] = {
 	{ "a device as a string, not a nest",
 	  { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_U32(1, 0) }, 2 },
 	{ "a device name of 16 bytes", { NP_NAME, NP_NEST(DDF_A_DEVS),
-	  NP_DEV(1, "abcdefghijklmnop") }, 3 },
+	  NP_IN_NEST(1), NP_DEV_NAME("abcdefghijklmnop") }, 3 },
 	{ "a device's index in a request", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1),
 	  NP_IN2_STR(DDF_DEV_A_NAME, "eth0"), NP_IN2_NEST(DDF_DEV_A_IFINDEX) }, 4 },
 	{ "a device's counters in a request", { NP_NAME, NP_NEST(DDF_A_DEVS), NP_IN_NEST(1),
@@ -498,7 +498,7 @@ static const struct npr_case npr_cases[] = {
 	  NP_IN_U16(DDF_KEY_A_VXLAN_PORT, 8472), NP_IN_U16(DDF_KEY_A_GENEVE_PORT, 65535),
 	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
 	{ "netdev over two devices", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_DEV(2, "eth1"), NPR_FILTER,
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth0"), NP_IN_NEST(2), NP_DEV_NAME("eth1"), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, 0, NULL, NPK_OK },
 	{ "decap gre at prerouting", { NP_NAME, NPR_KEY,
 	  NP_IN_U32(DDF_KEY_A_DECAP, DDF_KEY_DECAP_GRE), NPR_FILTER,
@@ -521,26 +521,26 @@ static const struct npr_case npr_cases[] = {
 	{ "a device for family inet", { NP_NAME, NP_STR(DDF_A_DEV, "eth0"), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "a device binds a rule", 1 },
 	{ "a device list for family ip", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth0"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
 	  NPR_WINDOW(64) }, -EINVAL, "a device binds a rule", 2 },
 	{ "netdev with a device and a device list", { NP_NAME,
 	  NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV), NP_STR(DDF_A_DEV, "eth0"),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth1"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth1"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
 	  NPR_WINDOW(64) }, -EINVAL, "not both", 3 },
 	{ "netdev with an empty device list", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
 	  NP_NEST(DDF_A_DEVS), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
 	  -EINVAL, "family netdev needs a device", 2 },
 	{ "netdev devices out of order", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(2, "eth0"), NP_DEV(1, "eth1"), NPR_FILTER,
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(2), NP_DEV_NAME("eth0"), NP_IN_NEST(1), NP_DEV_NAME("eth1"), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "numbered 1, 2", 3 },
 	{ "netdev device without a name", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_IN_NEST(2), NPR_FILTER,
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth0"), NP_IN_NEST(2), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "needs its name", 5 },
 	{ "netdev device of an empty name", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, ""), NPR_FILTER,
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME(""), NPR_FILTER,
 	  NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "is empty", 2 },
 	{ "netdev device named twice", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
-	  NP_NEST(DDF_A_DEVS), NP_DEV(1, "eth0"), NP_DEV(2, "eth1"), NP_DEV(3, "eth0"),
+	  NP_NEST(DDF_A_DEVS), NP_IN_NEST(1), NP_DEV_NAME("eth0"), NP_IN_NEST(2), NP_DEV_NAME("eth1"), NP_IN_NEST(3), NP_DEV_NAME("eth0"),
 	  NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) }, -EINVAL, "named twice", 2 },
 	{ "netdev hook 2", { NP_NAME, NP_U8(DDF_A_FAMILY, NFPROTO_NETDEV),
 	  NP_U8(DDF_A_HOOK, 2), NP_STR(DDF_A_DEV, "eth0"), NPR_FILTER,
