@@ -169,8 +169,6 @@ struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes);
 void nf_ddf_fmem_free(struct nf_ddf_fmem *fm);
 
 /* nf_ddf_dev.c: netdev rules and their devices */
-int nf_ddf_dev_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
-		     struct netlink_ext_ack *extack);
 int nf_ddf_dev_lookup(struct nf_ddf_rule *rule, bool rtnl,
 		      struct nlattr **attrs, struct netlink_ext_ack *extack);
 void nf_ddf_dev_name(const struct nf_ddf_rule *rule, unsigned int i,
@@ -210,6 +208,8 @@ const char *nf_ddf_attr_name(struct nlattr **attrs,
 			     struct netlink_ext_ack *extack);
 int nf_ddf_rule_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
 		      struct netlink_ext_ack *extack);
+int nf_ddf_dev_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack);
 int nf_ddf_params_size(struct ddf_params *p, const struct nlattr *fattr,
 		       u64 *bytes, struct netlink_ext_ack *extack);
 

@@ -231,7 +231,98 @@ static int nf_ddf_parse_action(struct nf_ddf_rule *rule, struct nlattr *nest,
 	return 0;
 }
 
-/* A netdev rule: an ingress or egress hook, no selectors (devices: dev.c). */
+/* -EINVAL with msg (a literal, as the extended ack keeps it) on attr */
+#define nf_ddf_dev_err(extack, attr, msg) ({		\
+	NL_SET_ERR_MSG_ATTR(extack, attr, msg);		\
+	-EINVAL;					\
+})
+
+/* One entry of DDF_A_DEVS: its name into port. */
+static int nf_ddf_dev_parse_one(struct nf_ddf_port *port,
+				const struct nlattr *entry,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[DDF_DEV_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, DDF_DEV_A_MAX, entry, nf_ddf_dev_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[DDF_DEV_A_NAME])
+		return nf_ddf_dev_err(extack, entry,
+				      "a device of DDF_A_DEVS needs its name (DDF_DEV_A_NAME)");
+	nla_strscpy(port->name, tb[DDF_DEV_A_NAME], IFNAMSIZ);
+	return 0;
+}
+
+/* The names of DDF_A_DEVS, in order, into tmpl's ports. */
+static int nf_ddf_dev_parse_list(struct nf_ddf_rule *tmpl,
+				 const struct nlattr *list,
+				 struct netlink_ext_ack *extack)
+{
+	const struct nlattr *entry;
+	int rem, err;
+
+	nla_for_each_nested(entry, list, rem) {
+		/* the policy refuses types past DDF_DEVS_MAX */
+		if (nla_type(entry) != tmpl->ndevs + 1)
+			return nf_ddf_dev_err(extack, entry,
+					      "the devices of DDF_A_DEVS are numbered 1, 2, ... in order");
+		tmpl->ndevs++;
+		err = nf_ddf_dev_parse_one(&tmpl->ports[tmpl->ndevs - 1],
+					   entry, extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The devices of a NEW request into tmpl (room for DDF_DEVS_MAX ports):
+ * DDF_A_DEV or DDF_A_DEVS for family netdev, neither for the others. Each
+ * named once.
+ */
+int nf_ddf_dev_parse(struct nf_ddf_rule *tmpl, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *blame = attrs[DDF_A_DEVS] ?: attrs[DDF_A_DEV];
+	unsigned int i, j;
+	int err;
+
+	if (tmpl->family != NFPROTO_NETDEV) {
+		if (blame)
+			return nf_ddf_dev_err(extack, blame,
+					      "a device binds a rule of family netdev; IP families select with iif and oif");
+		return 0;
+	}
+	if (attrs[DDF_A_DEV] && attrs[DDF_A_DEVS])
+		return nf_ddf_dev_err(extack, attrs[DDF_A_DEVS],
+				      "give the devices in DDF_A_DEV or DDF_A_DEVS, not both");
+	if (attrs[DDF_A_DEV]) {
+		tmpl->ndevs = 1;
+		nla_strscpy(tmpl->ports[0].name, attrs[DDF_A_DEV], IFNAMSIZ);
+	} else if (attrs[DDF_A_DEVS]) {
+		err = nf_ddf_dev_parse_list(tmpl, attrs[DDF_A_DEVS], extack);
+		if (err)
+			return err;
+	}
+	if (!tmpl->ndevs)
+		return nf_ddf_dev_err(extack, blame ?: attrs[DDF_A_FAMILY],
+				      "family netdev needs a device (DDF_A_DEV or DDF_A_DEVS)");
+	for (i = 0; i < tmpl->ndevs; i++) {
+		if (!tmpl->ports[i].name[0])
+			return nf_ddf_dev_err(extack, blame,
+					      "a device name is empty");
+		for (j = 0; j < i; j++)
+			if (!strcmp(tmpl->ports[i].name, tmpl->ports[j].name))
+				return nf_ddf_dev_err(extack, blame,
+						      "a device is named twice");
+	}
+	return 0;
+}
+
+/* A netdev rule: an ingress or egress hook, no selectors. */
 static int nf_ddf_check_netdev(const struct nf_ddf_rule *rule,
 			       struct nlattr **attrs,
 			       struct netlink_ext_ack *extack)
