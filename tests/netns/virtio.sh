@@ -80,6 +80,13 @@ if [[ -z $port ]]; then
 	skip "no virtio-net device (tests/qemu/run.sh adds one for a script" \
 		"with the line '# ddf-vm: virtio-net')"
 fi
+# The features the driver and QEMU agreed on (a string of bits, bit 0
+# first): without a vnet header, QEMU's socket netdevs offer no receive
+# offloads (GUEST_CSUM, GUEST_TSO4), which virtio_net would have to turn
+# off for XDP; mergeable buffers carry the jumbo frames.
+feat=$(cat "/sys/class/net/$port/device/features")
+bit() { echo "$2 ${feat:$1:1}"; }
+features="$(bit 1 GUEST_CSUM), $(bit 7 GUEST_TSO4), $(bit 15 MRG_RXBUF), $(bit 22 MQ)"
 [[ -c /dev/ttyS1 ]] || fail "no second serial port to ask the host for frames"
 for t in ddfctl ddf_spangen tcpdump; do
 	command -v "$t" >/dev/null || fail "no $t in PATH"
@@ -102,7 +109,7 @@ R nft add chain netdev capture span \
 	"{ type filter hook ingress device $port priority 0; }"
 R nft add rule netdev capture span fwd to cap0
 pp insmod "$module"
-pretty rcv "$port: virtio_net, $(ip netns exec "$rcv" sh -c "ls -d /sys/class/net/$port/queues/rx-*" | wc -l) rx queue(s), carrier $(ip netns exec "$rcv" cat "/sys/class/net/$port/carrier")"
+pretty rcv "$port: virtio_net, $(ip netns exec "$rcv" sh -c "ls -d /sys/class/net/$port/queues/rx-*" | wc -l) rx queue(s), carrier $(ip netns exec "$rcv" cat "/sys/class/net/$port/carrier"), features: $features"
 
 scenarios="ttl vlan"
 for s in $scenarios jumbo; do gen "$s"; done
@@ -205,9 +212,9 @@ else
 fi
 
 # Test that a netdev ingress rule on the virtio-net port drops the same
-# copies: cap0 gets each packet once, the port every frame.
+# copies: cap0 gets each packet once, the port every frame (VLAN copies
+# at ingress: span.sh, over veth; the receive path is the same).
 ingress ttl default
-ingress vlan default
 passed "netdev ingress rule on $port: cap0 gets each packet once"
 
 # Test that at MTU 9000 frames of up to 8.6 KB, which virtio_net takes in
@@ -224,6 +231,7 @@ if [[ ! -e /sys/kernel/btf/vmlinux ]]; then
 else
 	# shellcheck disable=SC2086
 	R ddfctl rule add span family netdev hook none dev "$port" $rule
+	dmesg >"$tmp/dmesg0"
 	if ip netns exec "$rcv" ddfctl xdp attach dev "$port" rule span \
 		mode native >"$tmp/attach" 2>&1; then
 		R ddfctl xdp detach dev "$port"
@@ -232,11 +240,19 @@ else
 		passed "native XDP at MTU 9000: each packet of up to 8.6 KB once"
 	else
 		R ddfctl rule del span
-		echo "virtio.sh: XDP at MTU 9000 skipped: $(cat "$tmp/attach")" \
-			"(kernel $(uname -r): virtio_net refuses a program that" \
-			"does not take frames in several buffers when the MTU" \
-			"exceeds a page; 6.1's has no multi-buffer XDP at all)" >&3
-		dmesg | grep -i 'xdp' | tail -n 3 >&3 || true
+		# what virtio_net said, in the kernel log since the attach
+		dmesg | tail -n +"$(($(wc -l <"$tmp/dmesg0") + 1))" |
+			sed -n "s/.*virtio_net .*$port: //p" >"$tmp/said"
+		if grep -q 'single-buffer XDP requires MTU' "$tmp/said"; then
+			why="virtio_net takes only a program loaded as frags-aware (multi-buffer XDP) above that MTU, and ddf's is not"
+		elif grep -q 'XDP requires MTU' "$tmp/said"; then
+			why="this kernel's virtio_net has no multi-buffer XDP (it has from 6.3 on)"
+		else
+			why="see the kernel log"
+		fi
+		echo "virtio.sh: XDP at MTU 9000 skipped on $(uname -r):" \
+			"$(cat "$tmp/attach"); virtio_net: $(tr '\n' ' ' <"$tmp/said")--" \
+			"$why" >&3
 	fi
 fi
 
