@@ -13,11 +13,18 @@ the file init.sh reports to) as they come. For each line
 it writes every frame of SPANGEN's SCENARIO (ddf_spangen SCENARIO DIR, the
 same program and so the same frames as the guest's copy makes) into the
 port, in order, each as QEMU's stream protocol frames a packet: its length
-in 4 bytes, big endian, then its bytes. What the guest sends back is read
+in 4 bytes, big endian, then its bytes. For
+
+    ddf-feed: flood COUNT SEQ
+
+it writes COUNT distinct 60-byte UDP frames to the port's own MAC and
+198.18.0.1 from random sources in 10.0.0.0/8 (as the benchmark's pktgen
+sends them, tests/bench/vm-bench.sh), as fast as QEMU takes them. What the guest sends back is read
 and discarded. It ends on "ddf-result: done", when QEMU closes the socket,
 or when killed.
 """
 import os
+import random
 import socket
 import struct
 import subprocess
@@ -49,6 +56,36 @@ def pcap_frames(path):
         frames.append(data[off:off + incl])
         off += incl
     return frames
+
+
+PORT_MAC = bytes.fromhex("525400ddf001")  # run.sh gives the port this MAC
+
+
+def ip_csum(h):
+    s = sum(struct.unpack("!10H", h))
+    s = (s & 0xffff) + (s >> 16)
+    s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def flood(sock, count, seq):
+    """COUNT distinct UDP frames, framed, written in large chunks."""
+    rnd = random.Random(seq)
+    eth = PORT_MAC + bytes.fromhex("025a50000001") + b"\x08\x00"
+    chunk = []
+    for i in range(count):
+        src = (10 << 24) | rnd.randrange(1, 1 << 24)
+        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 46, i & 0xffff, 0x4000,
+                         64, 17, 0, struct.pack("!I", src),
+                         bytes((198, 18, 0, 1)))
+        ip = ip[:10] + struct.pack("!H", ip_csum(ip)) + ip[12:]
+        udp = struct.pack("!HHHH", rnd.randrange(1, 65536), 9, 26, 0)
+        fr = eth + ip + udp + struct.pack("!QQH", seq, i, 0)
+        chunk.append(struct.pack(">I", len(fr)) + fr)
+        if len(chunk) == 4096:
+            sock.sendall(b"".join(chunk))
+            chunk = []
+    sock.sendall(b"".join(chunk))
 
 
 def connect(path, limit):
@@ -100,9 +137,17 @@ def main():
             if line.startswith("ddf-result: done"):
                 log("the guest is done")
                 return
+            words = line.split()
+            if line.startswith("ddf-feed: flood "):
+                try:
+                    flood(sock, int(words[2]), int(words[3]))
+                except OSError as e:
+                    log(f"QEMU closed the port: {e}")
+                    return
+                log(f"{' '.join(words[1:])}: frames sent")
+                continue
             if not line.startswith("ddf-feed: send "):
                 continue
-            words = line.split()
             scen = words[2]
             if scen not in scenarios:
                 d = os.path.join(work, scen)

@@ -230,6 +230,11 @@ prepare() {
 	virtio=
 	# shellcheck disable=SC2086
 	if wants_virtio $tests; then virtio=1; fi
+	# the benchmark's virtio-net rows (full runs; tests/bench/vm-bench.sh)
+	if [ "$lane" = bench ] && [ "${DDF_BENCH:-}" = full ] &&
+		[ "${DDF_VM_VIRTIO:-}" != 0 ]; then
+		virtio=1
+	fi
 	cat >"$vm/$name/lane.conf" <<-EOC
 		DDF_LANE=$lane
 		DDF_BENCH=${DDF_BENCH:-}
