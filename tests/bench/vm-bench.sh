@@ -35,6 +35,7 @@
 #   DDF_BENCH_FILL_MAX  packets sent into a ddf filter before the rounds,
 #                       at most (2000000): min(window, this)
 #   DDF_BENCH_NFT_MAX   the largest window the nft set is run at (1000000)
+#   DDF_BENCH_VIRTIO_PACKETS  frames per virtio-net measurement (100000)
 set -eu
 export LANG=C
 [ ! -e /ddf/lane.conf ] || . /ddf/lane.conf
@@ -374,6 +375,90 @@ group() {
 	sleep 1 # rules and namespaces go after a grace period
 }
 
+# The virtio-net group (full runs, when run.sh gave the VM the port): the
+# frames come from the host (tests/qemu/feed.py, "ddf-feed: flood"), not
+# pktgen, so the guest idles whenever the feeder falls behind, and with
+# -icount sleep=off its clock jumps over the idle time. A rate is thus
+# packets per second of *busy* guest time: /proc/stat's user, system, irq
+# and softirq ticks (10 ms, 10^7 instructions) over the run, in which the
+# guest does nothing else (it polls the port's counter with builtins).
+# The port stays in the first namespace: each configuration is set up in
+# turn, outside its measurement.
+virtio_port=
+virtio_find() {
+	local d drv
+	[ -c /dev/ttyS1 ] || return 1
+	modprobe -q virtio_pci 2>/dev/null || true
+	modprobe -q virtio_net 2>/dev/null || return 1
+	for d in /sys/class/net/*; do
+		drv=$(readlink "$d/device/driver" 2>/dev/null) || continue
+		[ "${drv##*/}" != virtio_net ] || virtio_port=${d##*/}
+	done
+	[ -n "$virtio_port" ] || return 1
+	ip addr add 198.18.0.1/32 dev "$virtio_port"
+	echo 1 >/proc/sys/net/ipv4/conf/all/rp_filter
+	echo 1 >"/proc/sys/net/ipv4/conf/$virtio_port/rp_filter"
+	echo 1 >"/proc/sys/net/ipv6/conf/$virtio_port/disable_ipv6"
+	ip link set "$virtio_port" up
+	mkfifo /tmp/virtio-wait
+	exec 9<>/tmp/virtio-wait
+}
+
+# busy_ticks: "busy all" CPU ticks (USER_HZ) from /proc/stat
+busy_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9,
+		$2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
+virtio_seq=0
+# virtio_measure CONFIG ROUND COUNT
+virtio_measure() {
+	local n n0 b0 b1 t0 t1 x
+	virtio_seq=$((virtio_seq + 1))
+	read -r n0 <"/sys/class/net/$virtio_port/statistics/rx_packets"
+	read -r b0 t0 <<<"$(busy_ticks)"
+	echo "ddf-feed: flood $3 $virtio_seq" >/dev/ttyS1
+	while :; do
+		read -r n <"/sys/class/net/$virtio_port/statistics/rx_packets"
+		[ $((n - n0)) -lt "$3" ] || break
+		read -r -t 0.5 -u 9 x || true
+	done
+	read -r b1 t1 <<<"$(busy_ticks)"
+	[ "$b1" -gt "$b0" ] || { say "virtio $1: no busy time"; return 1; }
+	emit "{\"type\":\"run\",\"config\":\"$1\",\"window\":1000000,\"size\":64," \
+		"\"round\":$2,\"packets\":$3,\"usec\":$(((b1 - b0) * 10000))," \
+		"\"idle_usec\":$(((t1 - t0 - b1 + b0) * 10000))," \
+		"\"pps\":$(($3 * 100 / (b1 - b0)))}"
+}
+
+# virtio_rule CONFIG: install the configuration on the port
+virtio_rule() {
+	local r="filter apbbf window 1000000 fpr $fpr action count"
+	case $1 in
+	virtio-base) ;;
+	virtio-nd) ddfctl rule add b family netdev hook ingress \
+		dev "$virtio_port" priority 0 $r ;;
+	virtio-xdp | virtio-xdp0)
+		ddfctl rule add b family netdev hook none dev "$virtio_port" $r
+		ddfctl xdp attach dev "$virtio_port" rule b mode native >/dev/null
+		[ "$1" = virtio-xdp ] || ddfctl rule del b
+		;;
+	esac
+}
+
+virtio_group() {
+	local r c
+	: "${DDF_BENCH_VIRTIO_PACKETS:=100000}"
+	for r in $(seq 1 "$DDF_BENCH_ROUNDS"); do
+		for c in virtio-base virtio-nd virtio-xdp0 virtio-xdp; do
+			virtio_rule "$c"
+			virtio_measure "$c" "$r" "$DDF_BENCH_VIRTIO_PACKETS"
+			ddfctl xdp detach dev "$virtio_port" 2>/dev/null || true
+			ddfctl rule flush
+		done
+	done
+}
+
 modprobe pktgen
 modprobe dummy numdummies=0
 # the exact filter at 10^7 packets needs more than the default cap
@@ -405,6 +490,10 @@ for w in $DDF_BENCH_WINDOWS; do
 		group "$w" "vb-$w:veth-base:64" "vn-$w:veth-nd:64" \
 			"vx-$w:veth-xdp:64" "v0-$w:veth-xdp0:64"
 done
+if [ "$DDF_BENCH" != smoke ] && virtio_find; then
+	say "virtio-net $virtio_port: frames from the host"
+	virtio_group
+fi
 if [ "$DDF_BENCH" != smoke ]; then
 	# 512-byte packets: key packet hashes the whole packet
 	w=1000000

@@ -39,6 +39,8 @@
  *          inside, with checksum and key), GRETAP, ERSPAN II and III (with
  *          and without its optional subheader), VXLAN, and the same packets
  *          plain
+ *   jumbo  16 packets as ttl's, of 1.6 to 8.6 KB (an MTU of 9000 takes
+ *          them, 1500 none), each 2 or 3 times, later copies a hop older
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,7 +54,7 @@
 #define MAX_VARIANTS	2
 #define MAX_RECORDS	1024
 #define KEY_LEN		48
-#define FRAME_MAX	1600
+#define FRAME_MAX	9216
 
 #define ETH_IP		0x0800
 #define ETH_IP6		0x86dd
@@ -78,6 +80,8 @@ static unsigned int nvariants;
 static pcap_t *dead;
 static pcap_dumper_t *sent;
 static unsigned int nrec;
+/* bytes added to each packet's payload (the jumbo scenario) */
+static size_t pad;
 
 /*
  * A frame being built: its bytes, and what its key is made of: the
@@ -162,7 +166,7 @@ static void packet(struct frame *f, int i, unsigned int older)
 {
 	bool v6 = packet_is_v6(i), tcp = i % 5 == 0;
 	size_t hl = v6 ? 40 : 20, l4hl = tcp ? 20 : 8;
-	size_t plen = 20 + (size_t)(i * 13) % 90, l4len = l4hl + plen;
+	size_t plen = 20 + (size_t)(i * 13) % 90 + pad, l4len = l4hl + plen;
 	uint8_t *ip = grow(f, hl + l4len), *l4 = ip + hl, *pay = l4 + l4hl;
 	uint8_t proto = tcp ? 6 : 17;
 	uint32_t ps;
@@ -523,6 +527,18 @@ static void vxlan_copy(struct frame *f, int i, int j)
 	      1 + (unsigned int)j);
 }
 
+/* Packet i with 1600 + 460 i bytes more payload, copies as ttl's. */
+static void jumbo_copy(struct frame *f, int i, int j)
+{
+	pad = 1600 + 460 * (size_t)i;
+	ttl_copy(f, i, j);
+}
+
+static void jumbo(void)
+{
+	interleave(16, 3, two_or_three, jumbo_copy);
+}
+
 static void ttl(void)
 {
 	interleave(40, 5, two_or_three, ttl_copy);
@@ -645,6 +661,7 @@ static const struct {
 				     { "decap-vxlan", false, true } } },
 	{ "encap", encap, { { "default", false, false },
 			    { "decap-vxlan,geneve,gre,erspan", false, true } } },
+	{ "jumbo", jumbo, { { "default", false, false } } },
 };
 
 static pcap_dumper_t *open_dump(const char *dir, const char *name)
@@ -670,7 +687,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], scenarios[s].name))
 			break;
 	if (argc != 3 || s == sizeof(scenarios) / sizeof(scenarios[0])) {
-		fprintf(stderr, "usage: ddf_spangen ttl|vlan|vxlan|encap DIR\n");
+		fprintf(stderr, "usage: ddf_spangen ttl|vlan|vxlan|encap|jumbo DIR\n");
 		return 2;
 	}
 	dead = pcap_open_dead(DLT_EN10MB, 65535);

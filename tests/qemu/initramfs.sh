@@ -154,7 +154,8 @@ base() {
 }
 
 # The modules the integration scripts may need from a distribution kernel:
-# netfilter, traffic control, veth, and what they depend on (modules.dep
+# netfilter, traffic control, veth, virtio-net (tests/netns/virtio.sh; on
+# 6.1 virtio_pci is a module too), and what they depend on (modules.dep
 # lists every dependency of a module, transitively).
 copy_modules() {
 	root=$1
@@ -164,7 +165,7 @@ copy_modules() {
 	[ -e "$src/modules.dep" ] || die "initramfs: no $src/modules.dep"
 	mkdir -p "$dst"
 	cp "$src"/modules.order "$src"/modules.builtin* "$dst/"
-	awk -F: -v re='^kernel/(net/(netfilter|ipv4/netfilter|ipv6/netfilter|ipv6|sched|core|bridge/netfilter)/|drivers/net/(veth|dummy)\\.|(arch/x86/)?crypto/crc32c)' '
+	awk -F: -v re='^kernel/(net/(netfilter|ipv4/netfilter|ipv6/netfilter|ipv6|sched|core|bridge/netfilter)/|drivers/net/(veth|dummy|virtio_net)\\.|drivers/virtio/virtio_pci\\.|(arch/x86/)?crypto/crc32c)' '
 		$1 ~ re { print $1; n = split($2, d, " "); for (i = 1; i <= n; i++) print d[i] }
 	' "$src/modules.dep" | sort -u | while read -r m; do
 		mkdir -p "$dst/$(dirname "$m")"

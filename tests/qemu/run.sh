@@ -110,7 +110,28 @@ build_modules() {
 	}
 }
 
+# wants_virtio TEST...: whether a script asks for the virtio-net port (a
+# line "# ddf-vm: virtio-net"), or $DDF_VM_VIRTIO says 1 (always) or 0.
+wants_virtio() {
+	case ${DDF_VM_VIRTIO:-} in
+	1) return 0 ;;
+	0) return 1 ;;
+	esac
+	for t in "$@"; do
+		if grep -qx '# ddf-vm: virtio-net' "$DDF_ROOT/tests/netns/$t" \
+			2>/dev/null; then
+			return 0
+		fi
+	done
+	return 1
+}
+
 # boot NAME IMAGE SMP TIMEOUT CMDLINE [interactive]
+# With $virtio set (prepare), the VM gets a virtio-net port whose other
+# end is tests/qemu/feed.py: QEMU's stream netdev on a UNIX socket. Those
+# netdevs have no "queues" (only tap and vhost take one), so the port has
+# one queue pair; virtio_net's XDP then shares it for XDP_TX, in a locked
+# mode, which ddf's program (drop or pass) never uses.
 boot() {
 	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 mode=${6:-}
 	set -- -nodefaults -no-user-config -no-reboot -display none \
@@ -118,21 +139,39 @@ boot() {
 		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
 		${DDF_VM_QEMU_ARGS:-}
+	feed_dir=
+	if [ -n "${virtio:-}" ]; then
+		# a short path: a UNIX socket's has at most 107 bytes
+		feed_dir=$(mktemp -d "${TMPDIR:-/tmp}/ddf-feed.XXXXXX")
+		set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
+			-device "virtio-net-pci,netdev=feed,mac=52:54:00:dd:f0:01"
+	fi
 	if [ "$mode" = interactive ]; then
 		"$DDF_QEMU_BIN" "$@" -serial mon:stdio -serial null
+		[ -z "$feed_dir" ] || rm -rf "$feed_dir"
 		return
 	fi
-	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out"
+	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out" "$vm/$lane-$name.feed"
 	set -- "$@" -serial "file:$vm/$lane-$name.log" \
 		-serial "file:$vm/$lane-$name.out"
-	if [ -z "${follow:-}" ]; then
-		timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@"
-		return
-	fi
 	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" &
 	qpid=$!
-	follow_out "$vm/$lane-$name.out" "$qpid" "$follow"
-	wait "$qpid"
+	fpid=
+	if [ -n "$feed_dir" ]; then
+		python3 "$DDF_QEMU/feed.py" "$feed_dir/sock" \
+			"$vm/$lane-$name.out" "$DDF_BUILD/ddf_spangen" "$feed_dir" \
+			>"$vm/$lane-$name.feed" 2>&1 &
+		fpid=$!
+	fi
+	[ -z "${follow:-}" ] || follow_out "$vm/$lane-$name.out" "$qpid" "$follow"
+	qrc=0
+	wait "$qpid" || qrc=$?
+	if [ -n "$fpid" ]; then
+		kill "$fpid" 2>/dev/null || true
+		wait "$fpid" 2>/dev/null || true
+		rm -rf "$feed_dir"
+	fi
+	return "$qrc"
 }
 
 # follow_out FILE PID PREFIX: print FILE's lines that begin with PREFIX,
@@ -183,6 +222,19 @@ prepare() {
 		fi
 	fi
 	case $lane in bench | demo) tests= ;; esac
+	# tests/netns/NAME.sh may be given as netns/NAME.sh (the VM has the
+	# scripts of tests/netns/ in /ddf/tests/ itself)
+	t=
+	for f in $tests; do t="$t ${f#netns/}"; done
+	tests=${t# }
+	virtio=
+	# shellcheck disable=SC2086
+	if wants_virtio $tests; then virtio=1; fi
+	# the benchmark's virtio-net rows (full runs; tests/bench/vm-bench.sh)
+	if [ "$lane" = bench ] && [ "${DDF_BENCH:-}" = full ] &&
+		[ "${DDF_VM_VIRTIO:-}" != 0 ]; then
+		virtio=1
+	fi
 	cat >"$vm/$name/lane.conf" <<-EOC
 		DDF_LANE=$lane
 		DDF_BENCH=${DDF_BENCH:-}

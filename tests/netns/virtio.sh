@@ -1,0 +1,271 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ddf-vm: virtio-net
+#
+# A capture box on a real NIC driver: virtio_net. The line above asks the
+# QEMU harness (tests/qemu/run.sh) for a virtio-net port whose other end is
+# the host's tests/qemu/feed.py; this script asks for a scenario by a line
+# "ddf-feed: send SCENARIO N" on the second serial port, and the host
+# writes that scenario's frames (the same ddf_spangen's, so the same bytes
+# as the copy made here) into the port. The port is the mirror port:
+#
+#   - with no rule, tcpdump on it gets every frame, byte for byte (the
+#     host's frames are the generator's, and nothing else comes in);
+#   - ddf's XDP program in the driver (ddfctl xdp attach ... mode native)
+#     leaves tcpdump on the port each packet once, the generator's kept
+#     frames byte for byte, and the rule counts its numbers;
+#   - a netdev ingress rule drops the same copies before nft's fwd hands
+#     the rest to cap0, where tcpdump records them;
+#   - at MTU 9000, frames of up to 8.6 KB (the jumbo scenario): the ingress
+#     rule, and XDP where the driver and ddf's program can judge frames in
+#     several buffers (virtio_net has multi-buffer XDP from 6.3 on; ddf's
+#     program must be loaded as frags-aware), else a skip that says why.
+#
+#   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/virtio.sh
+#   (in a test VM of tests/qemu/; ddfctl, ddf_spangen and tcpdump in $PATH)
+#
+# ┌──────────────┐ QEMU stream ┌────────────────────────────────────────┐
+# │ host         │  netdev     │ $rcv, the capture box                  │
+# │ feed.py ─────┼─────────────┼─ eth0 (virtio_net) promiscuous:        │
+# │ (ddf_spangen │             │    XDP: ddf's program, tcpdump -i eth0 │
+# │  SCENARIO)   │             │    ingress: ddf rule, nft fwd to cap0  │
+# └──────────────┘             │  cap0 (dummy) ── tcpdump -w            │
+#                              └────────────────────────────────────────┘
+#
+# Every block begins with "# Test that ..." and asserts; a failed
+# assertion stops the script and fails it.
+
+set -e
+
+exec 3>&1
+export LANG=C
+snd="ddfvirtio-$$-none"
+rcv="ddfvirtio-$$-rcv"
+here=$(cd "$(dirname "$0")" && pwd)
+: "${DDF_MODULES:=$(cd "$here/../.." && pwd)}"
+module=$DDF_MODULES/nf_ddf.ko
+tmp=$(mktemp -d)
+blocks=0
+seed=00112233445566778899aabbccddeeff
+rule="window 1000000 fpr 1e-6 seed $seed action drop"
+declare -A cap_pid
+
+# shellcheck source=tests/netns/lib.bash
+. "$(dirname "$0")/lib.bash"
+# shellcheck source=tests/netns/capture.bash
+. "$(dirname "$0")/capture.bash"
+
+# text FILE: as capture.bash's, but with absolute TCP sequence numbers: one
+# capture holds several scenarios here, and tcpdump's relative numbers of
+# a flow would depend on what came before it in the file
+text() { tcpdump -Z root -r "$1" -n -t -S -xx 2>/dev/null; }
+
+skip() {
+	echo "virtio.sh: skipped: $*"
+	exit 0
+}
+
+# The virtio-net port: its driver loaded (a module in Debian's kernels;
+# on 6.1 virtio_pci is one too), then the device virtio_net drives.
+port=
+modprobe -q virtio_pci 2>/dev/null || true
+modprobe -q virtio_net 2>/dev/null || true
+for d in /sys/class/net/*; do
+	drv=$(readlink "$d/device/driver" 2>/dev/null) || continue
+	if [[ ${drv##*/} == virtio_net ]]; then
+		port=${d##*/}
+		break
+	fi
+done
+if [[ -z $port ]]; then
+	if grep -qs 0x1af4 /sys/bus/pci/devices/*/vendor; then
+		skip "kernel $(uname -r) has a virtio-net device but no driver for it" \
+			"(CONFIG_VIRTIO_PCI, CONFIG_VIRTIO_NET)"
+	fi
+	skip "no virtio-net device (tests/qemu/run.sh adds one for a script" \
+		"with the line '# ddf-vm: virtio-net')"
+fi
+# The features the driver and QEMU agreed on (a string of bits, bit 0
+# first): without a vnet header, QEMU's socket netdevs offer no receive
+# offloads (GUEST_CSUM, GUEST_TSO4), which virtio_net would have to turn
+# off for XDP; mergeable buffers carry the jumbo frames.
+feat=$(cat "/sys/class/net/$port/device/features")
+bit() { echo "$2 ${feat:$1:1}"; }
+features="$(bit 1 GUEST_CSUM), $(bit 7 GUEST_TSO4), $(bit 15 MRG_RXBUF), $(bit 22 MQ)"
+[[ -c /dev/ttyS1 ]] || fail "no second serial port to ask the host for frames"
+for t in ddfctl ddf_spangen tcpdump; do
+	command -v "$t" >/dev/null || fail "no $t in PATH"
+done
+
+trap capture_cleanup EXIT
+if loaded; then pp rmmod nf_ddf; fi
+pp ip netns add "$rcv"
+ip netns exec "$rcv" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ip netns exec "$rcv" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+ip -n "$rcv" link set up dev lo
+# Into $rcv, where nothing sends from it (no address, no IPv6); the
+# namespace's end gives it back to the first one.
+pp ip link set "$port" netns "$rcv"
+ip -n "$rcv" link set "$port" promisc on up
+ip -n "$rcv" link add cap0 type dummy
+ip -n "$rcv" link set up dev cap0
+R nft add table netdev capture
+R nft add chain netdev capture span \
+	"{ type filter hook ingress device $port priority 0; }"
+R nft add rule netdev capture span fwd to cap0
+pp insmod "$module"
+pretty rcv "$port: virtio_net, $(ip netns exec "$rcv" sh -c "ls -d /sys/class/net/$port/queues/rx-*" | wc -l) rx queue(s), carrier $(ip netns exec "$rcv" cat "/sys/class/net/$port/carrier"), features: $features"
+
+# ttl: each packet 2 or 3 times, copies interleaved and a hop older;
+# vxlan under the default key: 56 distinct frames (other outer headers),
+# some with an outer VLAN tag, which virtio_net leaves in the frame
+scenarios="ttl vxlan"
+for s in $scenarios jumbo; do gen "$s"; done
+
+# feed SCENARIO: the host writes the scenario's frames into the port
+nfeed=0
+feed() {
+	nfeed=$((nfeed + 1))
+	echo "ddf-feed: send $1 $nfeed" >/dev/ttyS1
+	pretty host "the scenario $1 into $port (request $nfeed)"
+}
+
+# wait_ctr RULE WORD N: until the rule's counter is N (or 30 s passed)
+wait_ctr() {
+	for _ in $(seq 150); do
+		[[ $(rule_ctr "$rcv" "$1" "$2") == "$3" ]] && return
+		sleep 0.2
+	done
+}
+
+# Test that without a rule tcpdump on the port gets every frame the host
+# sent, byte for byte, and nothing else.
+n=0
+cap_start "$rcv" "$port" none
+for s in $scenarios; do
+	n=$((n + $(want "$s" default records)))
+	text "$tmp/$s/sent.pcap" >>"$tmp/sent-all.pcap.txt"
+	feed "$s"
+done
+cap_stop none "$n"
+expect_eq "${got[none]}" "$n" "$scenarios without a rule: frames on $port"
+same_bytes "$tmp/none.pcap" "$tmp/sent-all.pcap" "$scenarios without a rule"
+pretty rcv "$scenarios: no rule, tcpdump -i $port got $n of $n frames, byte for byte"
+passed "no rule: tcpdump on $port gets every frame the host sent"
+
+# counts WHAT RULE N D: the rule's counters are the generator's numbers
+counts() {
+	wait_ctr "$2" packets "$3"
+	expect_eq "$(rule_ctr "$rcv" "$2" packets)" "$3" "$1: rule packets"
+	expect_eq "$(rule_ctr "$rcv" "$2" duplicates)" "$4" "$1: rule duplicates"
+	expect_eq "$(rule_ctr "$rcv" "$2" dropped)" "$4" "$1: rule dropped"
+}
+
+# xdp SCENARIO...: the scenarios one after the other through one rule of
+# the default key judged by ddf's program in virtio_net (no key of one is
+# a key of another); tcpdump on the port must get each one's kept frames,
+# and the rule's counters add up the generator's numbers
+xdp() {
+	local s k n=0 d=0
+	# shellcheck disable=SC2086
+	R ddfctl rule add span family netdev hook none dev "$port" $rule
+	R ddfctl xdp attach dev "$port" rule span mode native >/dev/null
+	R ddfctl xdp show >"$tmp/show"
+	grep -q "^$port: native rule span " "$tmp/show" ||
+		fail "xdp show: $(cat "$tmp/show")"
+	for s in "$@"; do
+		k=$(want "$s" default kept)
+		n=$((n + $(want "$s" default records)))
+		d=$((d + $(want "$s" default duplicates)))
+		cap_start "$rcv" "$port" "$s-xdp"
+		feed "$s"
+		cap_stop "$s-xdp" "$k"
+		counts "$s (XDP)" span "$n" "$d"
+		expect_eq "${got[$s-xdp]}" "$k" "$s (XDP): frames tcpdump got on $port"
+		same_bytes "$tmp/$s-xdp.pcap" "$tmp/$s/kept-default.pcap" "$s (XDP)"
+		pretty rcv "$s (XDP): tcpdump -i $port got $k of $(want "$s" default records) frames, $(want "$s" default duplicates) dropped"
+	done
+	R ddfctl xdp detach dev "$port"
+	R ddfctl rule del span
+}
+
+# ingress SCENARIO VARIANT: the scenario through the variant's rule at the
+# port's ingress; cap0 must get the kept frames, a tcpdump on the port all
+ingress() {
+	local s=$1 v=$2 n k d
+	n=$(want "$s" "$v" records)
+	k=$(want "$s" "$v" kept)
+	d=$(want "$s" "$v" duplicates)
+	# shellcheck disable=SC2046,SC2086
+	R ddfctl rule add span family netdev hook ingress dev "$port" \
+		priority -10 $rule $(words "$v")
+	cap_start "$rcv" cap0 "$s-$v-in"
+	cap_start "$rcv" "$port" "$s-$v-in-port"
+	feed "$s"
+	cap_stop "$s-$v-in" "$k" "$s-$v-in-port" "$n"
+	counts "$s $v (ingress)" span "$n" "$d"
+	expect_eq "${got[$s-$v-in]}" "$k" "$s $v (ingress): frames on cap0"
+	expect_eq "${got[$s-$v-in-port]}" "$n" "$s $v (ingress): frames on $port"
+	same_bytes "$tmp/$s-$v-in.pcap" "$tmp/$s/kept-$v.pcap" "$s $v (ingress)"
+	R ddfctl rule del span
+	pretty rcv "$s $v (ingress): cap0 got $k of $n frames, the port $n; $d dropped"
+}
+
+# Test that ddf's XDP program in virtio_net (native mode; one queue pair,
+# which virtio_net shares with XDP_TX, in a locked mode ddf never needs)
+# leaves tcpdump on the port each packet once: ttl's copies, interleaved
+# and a hop older, dropped; vxlan's distinct frames, some tagged, kept.
+if [[ -e /sys/kernel/btf/vmlinux ]]; then
+	xdp ttl vxlan
+	passed "native XDP in virtio_net: tcpdump -i $port sees each packet once"
+else
+	echo "virtio.sh: XDP skipped: kernel $(uname -r) has no BTF" \
+		"(CONFIG_DEBUG_INFO_BTF), so no XDP program can call nf_ddf" >&3
+fi
+
+# Test that a netdev ingress rule on the virtio-net port drops the same
+# copies: cap0 gets each packet once, the port every frame (VLAN copies
+# at ingress: span.sh, over veth; the receive path is the same).
+ingress ttl default
+passed "netdev ingress rule on $port: cap0 gets each packet once"
+
+# Test that at MTU 9000 frames of up to 8.6 KB, which virtio_net takes in
+# several buffers, reach the ingress rule whole: each packet once on cap0.
+R ip link set dev "$port" mtu 9000
+R ip link set dev cap0 mtu 9000
+ingress jumbo default
+passed "MTU 9000: the ingress rule drops the copies of 1.6 to 8.6 KB packets"
+
+# Test the same through XDP, where the driver and ddf's program can take
+# frames in several buffers; otherwise say why not.
+if [[ ! -e /sys/kernel/btf/vmlinux ]]; then
+	echo "virtio.sh: XDP at MTU 9000 skipped: no BTF" >&3
+else
+	# shellcheck disable=SC2086
+	R ddfctl rule add span family netdev hook none dev "$port" $rule
+	dmesg >"$tmp/dmesg0"
+	if ip netns exec "$rcv" ddfctl xdp attach dev "$port" rule span \
+		mode native >"$tmp/attach" 2>&1; then
+		R ddfctl xdp detach dev "$port"
+		R ddfctl rule del span
+		xdp jumbo
+		passed "native XDP at MTU 9000: each packet of up to 8.6 KB once"
+	else
+		R ddfctl rule del span
+		# what virtio_net said, in the kernel log since the attach
+		dmesg | tail -n +"$(($(wc -l <"$tmp/dmesg0") + 1))" |
+			sed -n "s/.*virtio_net .*$port: //p" >"$tmp/said"
+		if grep -q 'single-buffer XDP requires MTU' "$tmp/said"; then
+			why="virtio_net takes only a program loaded as frags-aware (multi-buffer XDP) above that MTU, and ddf's is not"
+		elif grep -q 'XDP requires MTU' "$tmp/said"; then
+			why="this kernel's virtio_net has no multi-buffer XDP (it has from 6.3 on)"
+		else
+			why="see the kernel log"
+		fi
+		echo "virtio.sh: XDP at MTU 9000 skipped on $(uname -r):" \
+			"$(cat "$tmp/attach"); virtio_net: $(tr '\n' ' ' <"$tmp/said")--" \
+			"$why" >&3
+	fi
+fi
+
+echo "virtio.sh: $blocks passed, 0 failed"
