@@ -87,16 +87,15 @@ traffic() {
 	recv_wait
 }
 
-# rctr RULE WORD: a counter of the rule; dctr RULE DEV WORD: of one of its
-# devices (ddfctl stats: the rule's line, then a line per device)
-rctr() {
-	ip netns exec "$rcv" ddfctl stats "$1" |
-		sed -n "1s/.* $2 \([0-9]*\).*/\1/p"
+# span_stats: ddfctl stats span, shown and kept; then rctr WORD: a counter
+# of the rule, and dctr DEV WORD: of one of its devices (the rule's line,
+# then a line per device)
+span_stats() {
+	R ddfctl stats span >"$tmp/stats"
+	sed 's/^/    /' "$tmp/stats" >&3
 }
-dctr() {
-	ip netns exec "$rcv" ddfctl stats "$1" |
-		sed -n "s/^    dev $2:.* $3 \([0-9]*\).*/\1/p"
-}
+rctr() { sed -n "1s/.* $1 \([0-9]*\).*/\1/p" "$tmp/stats"; }
+dctr() { sed -n "s/^    dev $1:.* $2 \([0-9]*\).*/\1/p" "$tmp/stats"; }
 
 say "ddf demo on Linux $(uname -r): nf_ddf de-duplicates packets in the kernel"
 if loaded; then rmmod nf_ddf; fi
@@ -245,14 +244,13 @@ else
 		window 1000000 fpr 1e-6 action drop
 	R ddfctl xdp attach dev eth1 rule span mode native
 	R ddfctl xdp attach dev eth2 rule span mode native
-	R ddfctl xdp show | sed 's/^/    /' >&3
 	R ddfctl show span | sed 's/^/    /' >&3
 	span_traffic eth1 eth2
 	read -r x_dgrams x_packets <<<"$sent"
-	R ddfctl stats span | sed 's/^/    /' >&3
-	x_seen=$(rctr span packets)
-	x_dropped=$(rctr span dropped)
-	x_dev_dropped="$(dctr span eth1 dropped) + $(dctr span eth2 dropped)"
+	span_stats
+	x_seen=$(rctr packets)
+	x_dropped=$(rctr dropped)
+	x_dev_dropped="$(dctr eth1 dropped) + $(dctr eth2 dropped)"
 	got eth1 eth2
 	x_tools=$tools
 	R ddfctl xdp detach dev eth1
@@ -267,10 +265,10 @@ R ddfctl rule add span family netdev hook ingress dev eth1,eth2 priority -10 \
 	window 1000000 fpr 1e-6 action drop
 span_traffic cap0
 read -r i_dgrams i_packets <<<"$sent"
-R ddfctl stats span | sed 's/^/    /' >&3
-i_seen=$(rctr span packets)
-i_dropped=$(rctr span dropped)
-i_dev_dropped="$(dctr span eth1 dropped) + $(dctr span eth2 dropped)"
+span_stats
+i_seen=$(rctr packets)
+i_dropped=$(rctr dropped)
+i_dev_dropped="$(dctr eth1 dropped) + $(dctr eth2 dropped)"
 got cap0
 i_tools=$tools
 R ddfctl rule del span
