@@ -103,7 +103,10 @@ void ddf_apbf_fills(const struct ddf_params *p, const double *n, double *r,
 		uint32_t gens = i < p->k ? i + 1 : p->k;
 		double ni = n ? n[i] : (double)gens * g;
 
-		if (p->kind == DDF_KIND_APBBF)
+		/* full segments (k generations each) share one load: one sum */
+		if (!n && i > p->k)
+			r[i] = r[p->k];
+		else if (p->kind == DDF_KIND_APBBF)
 			r[i] = ddf_apbbf_segment_fpr(p->m, p->block_bits,
 						     p->block_hashes, ni);
 		else if (linear)
@@ -203,6 +206,9 @@ int ddf_apbf_size(const struct ddf_filter_type *t,
 					continue;
 				}
 				bytes = ddf_filter_memsize_type(t, &p);
+				/* larger than the best found: its rate is moot */
+				if (!req->bytes && bytes > best_bytes)
+					continue;
 				fpr = ddf_apbf_fpr(&p);
 				if (req->bytes) {
 					if (bytes > req->bytes ||
