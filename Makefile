@@ -152,6 +152,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline
 	tests/tools/test_install.sh $(B)
+	tests/tools/test_units.sh $(B)
 	tests/tools/test_docs.sh $(B)
 	tests/tools/test_completion.sh $(B)
 	tests/ddfbench/options.sh $(B)
@@ -235,6 +236,12 @@ define copy-ksrc
 endef
 KBUILD_DIR := $(B)/kmod/$(KVER)
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+# systemd/*.service name /usr/sbin/ddfctl: installed, they name PREFIX's.
+# /etc/ddf/ddf.rules and /etc/default/ddf are installed where absent and
+# uninstalled as installed: an edited one is the operator's.
+UNIT_SED := sed 's|/usr/sbin/ddfctl|$(PREFIX)/sbin/ddfctl|g'
 
 .PHONY: modules install install-modules install-tools uninstall dkms-src
 modules:
@@ -271,6 +278,13 @@ install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
 		>$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8
 	install -D -m 644 tools/ddfctl/ddfctl.bash \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+	mkdir -p $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	$(UNIT_SED) systemd/ddf.service \
+		>$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+	test -e $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules || install -D -m 644 \
+		systemd/ddf.rules $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules
+	test -e $(DESTDIR)$(SYSCONFDIR)/default/ddf || install -D -m 644 \
+		systemd/ddf.default $(DESTDIR)$(SYSCONFDIR)/default/ddf
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/nf_ddf.ko \
@@ -280,7 +294,12 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/ddfbench.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
-		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+	for f in ddf/ddf.rules:ddf.rules default/ddf:ddf.default; do \
+		cmp -s systemd/$${f#*:} $(DESTDIR)$(SYSCONFDIR)/$${f%:*} && \
+			rm -f $(DESTDIR)$(SYSCONFDIR)/$${f%:*}; \
+	done; rmdir $(DESTDIR)$(SYSCONFDIR)/ddf 2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # The module's sources where dkms looks for them; then

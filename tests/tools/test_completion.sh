@@ -131,7 +131,10 @@ expect "ddfctl xdp " "attach detach show --help"
 expect "ddfctl xdp attach " "dev rule mode"
 expect "ddfctl xdp attach dev lo rule x " "mode"
 expect "ddfctl xdp attach dev lo mode " "native generic"
-expect "ddfctl xdp detach " "dev"
+expect "ddfctl xdp detach " "dev all"
+expect "ddfctl restore -" "--wait"
+expect "ddfctl apply --" "--wait --against"
+expect "ddfctl apply --wait " ""
 # a netdev rule's devices: a list, those given left out (lo exists here)
 expect "ddfctl rule add x family netdev dev l" "lo"
 expect "ddfctl rule add x family netdev dev lo," \

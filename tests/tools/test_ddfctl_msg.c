@@ -574,10 +574,11 @@ static void test_show_stats(void)
 
 /*
  * restore against a kernel that refuses: a sender that logs each request
- * ("+name" an add, "-name" a delete) and refuses the names listed.
+ * ("+name" an add, "-name" a delete, "@dev" an attach, "!dev" a detach)
+ * and refuses the names listed.
  */
 static char sent[512];
-static const char *refuse_add, *refuse_del;
+static const char *refuse_add, *refuse_del; /* refuse_add "@dev": attach */
 
 static int fake_send(const struct ddf_cmd_req *req)
 {
@@ -595,33 +596,77 @@ static int fake_send(const struct ddf_cmd_req *req)
 	return 0;
 }
 
-/* restore of text with fake_send; stderr into err (free it) */
+static int fake_attach(const char *dev, const char *rule, int mode)
+{
+	snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent), "%s@%s%s",
+		 sent[0] ? " " : "", dev, mode == 2 ? ":generic" : "");
+	if (refuse_add && refuse_add[0] == '@' && !strcmp(dev, refuse_add + 1))
+		return ddfctl_err("xdp attach: %s has an XDP program already",
+				  dev);
+	return 0;
+}
+
+static int fake_detach(const char *dev)
+{
+	snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent), "%s!%s",
+		 sent[0] ? " " : "", dev);
+	return 0;
+}
+
+static const struct restore_ops fake_ops = { fake_send, fake_attach,
+					     fake_detach };
+
+static int read_text(const char *text, struct restore_set *s)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret = restore_read(in, s);
+
+	fclose(in);
+	return ret;
+}
+
+/* stderr into a file from here on; capture_end() hands its text (free it) */
+static FILE *cap;
+static int saved_stderr;
+
+static void capture_start(void)
+{
+	sent[0] = 0;
+	cap = tmpfile();
+	fflush(stderr);
+	saved_stderr = dup(2);
+	dup2(fileno(cap), 2);
+}
+
+static char *capture_end(void)
+{
+	char *err;
+	long n;
+
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	n = ftell(cap);
+	err = calloc(1, n + 1);
+	rewind(cap);
+	if (fread(err, 1, n, cap) != (size_t)n)
+		err[0] = 0;
+	fclose(cap);
+	return err;
+}
+
+/* restore of text with fake_ops; stderr into err (free it) */
 static int restore_text(const char *text, char **err)
 {
 	struct restore_set s;
-	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	FILE *cap = tmpfile();
-	int saved, ret;
-	long n;
+	int ret;
 
-	sent[0] = 0;
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fileno(cap), 2);
-	ret = restore_read(in, &s);
+	capture_start();
+	ret = read_text(text, &s);
 	if (!ret)
-		ret = restore_apply(&s, fake_send);
+		ret = restore_apply(&s, &fake_ops);
 	restore_free(&s);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	fclose(in);
-	n = ftell(cap);
-	*err = calloc(1, n + 1);
-	rewind(cap);
-	if (fread(*err, 1, n, cap) != (size_t)n)
-		(*err)[0] = 0;
-	fclose(cap);
+	*err = capture_end();
 	return ret;
 }
 
@@ -634,6 +679,13 @@ static void test_restore(void)
 				   "\n"
 				   "rule add c window 3000 hash siphash24\n"
 				   "rule add d window 4000\n";
+	static const char xfile[] =
+		"rule add a window 1000\n"
+		"rule add n family netdev hook none dev m0,m1 window 1000\n"
+		"rule add o family netdev hook none dev m2 window 1000\n"
+		"xdp attach dev m0 rule n mode native\n"
+		"xdp attach dev m1 rule n mode generic\n"
+		"xdp attach dev m2 rule o\n";
 	static const struct {
 		const char *refuse_add, *refuse_del, *text, *sent, *err;
 		int ret;
@@ -666,6 +718,32 @@ static void test_restore(void)
 		  "rule add b filter bsbf memory 64K fpr 0.05\n"
 		  "rule add t window 2ms\n",
 		  "+s +b +t", "", 0 },
+		/* xdp lines: attached after every rule, in file order */
+		{ NULL, NULL, xfile, "+a +n +o @m0 @m1:generic @m2", "", 0 },
+		/* an attach refused: the attached detached, the rules deleted */
+		{ "@m2", NULL, xfile, "+a +n +o @m0 @m1:generic @m2 !m1 !m0 -o -n -a",
+		  "ddfctl: restore: line 6: xdp attach: m2 has an XDP program already\n"
+		  "ddfctl: restore: line 6 was refused; the 2 XDP programs attached were detached again; the 3 rules added before it were deleted again\n",
+		  -1 },
+		/* a rule refused before any attach */
+		{ "o", NULL, xfile, "+a +n +o -n -a",
+		  "ddfctl: restore: line 3 was refused; the 2 rules added before it were deleted again\n",
+		  -1 },
+		/* bad xdp lines: nothing is sent */
+		{ NULL, NULL, "rule add a window 1000\nxdp attach dev m0 rule n\n", "",
+		  "ddfctl: restore: line 2: xdp attach: rule 'n' is on no line before it\n", -1 },
+		{ NULL, NULL, "rule add a window 1000\nxdp attach dev m0 rule a\n", "",
+		  "ddfctl: restore: line 2: xdp attach: rule 'a' (line 1) is not of family netdev hook none\n", -1 },
+		{ NULL, NULL, "rule add n family netdev hook none dev m0,m1 window 10\nxdp attach dev m2 rule n\n", "",
+		  "ddfctl: restore: line 2: xdp attach: rule 'n' (line 1) is not for dev m2\n", -1 },
+		{ NULL, NULL, "rule add n family netdev hook none dev m0,m1 window 10\nxdp attach dev m0 rule n\nxdp attach dev m0 rule n mode generic\n", "",
+		  "ddfctl: restore: line 3: dev m0 has an xdp line already (line 2)\n", -1 },
+		{ NULL, NULL, "rule add n family netdev hook none dev m0 window 10\nxdp attach dev m0 rule n mode fast\n", "",
+		  "ddfctl: restore: line 2: xdp attach: mode 'fast' is not native or generic\n", -1 },
+		{ NULL, NULL, "rule add n family netdev hook none dev m0 window 10\nxdp attach rule n\n", "",
+		  "ddfctl: restore: line 2: xdp attach: needs dev DEV\n", -1 },
+		{ NULL, NULL, "rule add n family netdev hook none dev m0 window 10\nxdp detach dev m0\n", "",
+		  "ddfctl: restore: line 2: 'xdp detach' is not 'xdp attach'\n", -1 },
 		{ NULL, NULL,
 		  "rule add a window 1000\nrule add s filter sbf window 1000 shape k=2,m=64,cell_bits=2,decrements=1\n",
 		  "", "ddfctl: restore: line 2: window: '1000' given, but sbf has no window: it forgets at random; size it with memory SIZE",
@@ -687,6 +765,88 @@ static void test_restore(void)
 		free(err);
 	}
 	refuse_add = refuse_del = NULL;
+}
+
+/*
+ * Test that apply changes only what differs between the kernel's state
+ * (now, as save would write it) and the file (want), and undoes all of it
+ * when a step fails
+ */
+static void test_apply(void)
+{
+	static const char now[] =
+		"rule add a window 1000\n"
+		"rule add b window 2000\n"
+		"rule add n family netdev hook none dev m0,m1 window 1000\n"
+		"rule add o family netdev hook none dev m2 window 1000\n"
+		"xdp attach dev m0 rule n mode native\n"
+		"xdp attach dev m1 rule n mode native\n"
+		"xdp attach dev m2 rule o mode generic\n";
+	static const struct {
+		const char *want, *sent, *counts, *err, *refuse_add;
+	} t[] = {
+		/* the same lines, mode left out: nothing to do */
+		{ "rule add a window 1000\nrule add b window 2000\n"
+		  "rule add n family netdev hook none dev m0,m1 window 1000\n"
+		  "rule add o family netdev hook none dev m2 window 1000\n"
+		  "xdp attach dev m0 rule n\nxdp attach dev m1 rule n mode native\n"
+		  "xdp attach dev m2 rule o mode generic\n",
+		  "", "4 0 0 0 3 0 0", NULL, NULL },
+		/* b's window changed, a gone, c new; o's program to native */
+		{ "rule add b window 3000\nrule add c window 10\n"
+		  "rule add n family netdev hook none dev m0,m1 window 1000\n"
+		  "rule add o family netdev hook none dev m2 window 1000\n"
+		  "xdp attach dev m0 rule n\nxdp attach dev m1 rule n\n"
+		  "xdp attach dev m2 rule o mode native\n",
+		  "!m2 -b -a +b +c @m2", "2 1 1 1 2 1 1", NULL, NULL },
+		/* n changed: its programs go and come back; m1's is not wanted */
+		{ "rule add a window 1000\nrule add b window 2000\n"
+		  "rule add n family netdev hook none dev m0,m1 window 5000\n"
+		  "rule add o family netdev hook none dev m2 window 1000\n"
+		  "xdp attach dev m0 rule n\n"
+		  "xdp attach dev m2 rule o mode generic\n",
+		  "!m0 !m1 -n +n @m0", "3 1 0 0 1 1 2", NULL, NULL },
+		/* an empty file: every program detached, every rule deleted */
+		{ "# nothing\n", "!m0 !m1 !m2 -o -n -b -a", "0 0 0 4 0 0 3", NULL,
+		  NULL },
+		/* c refused: b added again with its old line, programs back */
+		{ "rule add b window 3000\nrule add c window 10\n",
+		  "!m0 !m1 !m2 -o -n -b -a +b +c -b +a +b +n +o @m2:generic @m1 @m0",
+		  NULL,
+		  "ddfctl: apply: line 2 was refused; the 1 rules added before it were deleted again; the 4 rules deleted were added again (their filters empty); the 3 XDP programs detached were attached again\n",
+		  "c" },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct restore_set sn, sw;
+		struct apply_plan p;
+		char counts[64], *err;
+		int ret;
+
+		refuse_add = t[i].refuse_add;
+		CHECK(!read_text(now, &sn) && !read_text(t[i].want, &sw),
+		      "apply %u: the files read", i);
+		capture_start();
+		ret = apply_plan(&sn, &sw, &p);
+		if (!ret)
+			ret = restore_run("apply", p.st, p.n, &fake_ops);
+		err = capture_end();
+		snprintf(counts, sizeof(counts), "%zu %zu %zu %zu %zu %zu %zu",
+			 p.kept, p.changed, p.added, p.deleted, p.xkept,
+			 p.attached, p.detached);
+		CHECK(!strcmp(sent, t[i].sent), "apply %u sent '%s', not '%s'",
+		      i, sent, t[i].sent);
+		CHECK(!t[i].counts || !strcmp(counts, t[i].counts),
+		      "apply %u counted '%s', not '%s'", i, counts, t[i].counts);
+		CHECK(t[i].err ? ret && strstr(err, t[i].err) : !ret && !err[0],
+		      "apply %u returned %d and said '%s', not '%s'", i, ret,
+		      err, t[i].err ? t[i].err : "");
+		free(err);
+		free(p.st);
+		restore_free(&sn);
+		restore_free(&sw);
+	}
+	refuse_add = NULL;
 }
 
 int main(void)
@@ -739,6 +899,7 @@ int main(void)
 	test_show_netdev();
 	test_show_stats();
 	test_restore();
+	test_apply();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

@@ -18,7 +18,7 @@ _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
 _ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus shape seed hash action"
 _ddfctl_size_words="filter window fpr memory cpus"
-_ddfctl_commands="rule show stats save restore size replay xdp help"
+_ddfctl_commands="rule show stats save restore apply size replay xdp help"
 _ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
 
@@ -231,8 +231,29 @@ _ddfctl()
 		*)
 			case $sub in
 			attach) _ddfctl_keywords $((i + 2)) "dev rule mode" ;;
-			detach) _ddfctl_keywords $((i + 2)) "dev" ;;
+			detach)
+				((i + 2 == COMP_CWORD)) &&
+					_ddfctl_reply "dev all" "$cur"
+				;;
 			esac
+			;;
+		esac
+		;;
+	restore | apply)
+		# [--wait SECONDS] [--against SAVED] (apply -n) [FILE]
+		case $prev in
+		--wait) return ;;
+		--against) _ddfctl_files "$cur" ;;
+		*)
+			if [[ $cur == -* ]]; then
+				if [[ $cmd == apply ]]; then
+					_ddfctl_reply "--wait --against" "$cur"
+				else
+					_ddfctl_reply "--wait" "$cur"
+				fi
+			else
+				_ddfctl_files "$cur"
+			fi
 			;;
 		esac
 		;;

@@ -159,15 +159,6 @@ static int cmd_stats(int argc, char **argv)
 	return show_or_stats(OP_STATS, "stats", argc, argv);
 }
 
-static int cmd_save(int argc, char **argv)
-{
-	struct ddf_cmd_req req = { .op = OP_SAVE };
-
-	if (argc)
-		return ddfctl_err("save: '%s' is not expected", argv[0]);
-	return ddfctl_run(&req);
-}
-
 static const struct ddf_command rule_cmds[] = {
 	{ "add", "NAME [options]", "create a rule (rule add --help)", rule_add },
 	{ "del", "NAME", "delete a rule", rule_del },
@@ -186,9 +177,14 @@ static const struct ddf_command commands[] = {
 	{ "show", "[NAME]", "a rule, or all: shape, memory, analytic fpr",
 	  cmd_show },
 	{ "stats", "[NAME]", "counters of a rule, or of all", cmd_stats },
-	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
-	{ "restore", "", "add the rules of 'save' lines on stdin, all or none",
+	{ "save", "", "print the rules and XDP attachments as lines for restore",
+	  cmd_save },
+	{ "restore", "[--wait S] [FILE]",
+	  "add the rules and XDP attachments of save's lines, all or none",
 	  cmd_restore },
+	{ "apply", "[--wait S] [FILE]",
+	  "make the rules those of save's lines; unchanged ones are kept",
+	  cmd_apply },
 	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE]",
 	  "size a filter (no kernel needed)", cmd_size },
 	{ "replay", "FILE [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
@@ -245,7 +241,7 @@ static int cmd_rule(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int i;
+	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
@@ -267,5 +263,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	return dispatch(commands, "", argc - i, argv + i) ? 1 : 0;
+	/* -1: failed; a positive status is the command's own (restore) */
+	ret = dispatch(commands, "", argc - i, argv + i);
+	return ret < 0 ? 1 : ret;
 }

@@ -24,6 +24,7 @@ struct reply_ctx {
 	FILE *out;
 	/* R_FETCH: each rule decoded and handed to fetch */
 	void (*fetch)(const struct ddf_rule_info *ri, void *arg);
+	void (*restart)(void *arg); /* a dump asked again: forget the rules */
 	void *arg;
 };
 
@@ -375,6 +376,8 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 				return ddfctl_err("a buffer: %s", strerror(errno));
 		}
 		ctx.rules = 0;
+		if (ctx.restart)
+			ctx.restart(ctx.arg);
 		err = send_once(nlh, &ctx, &said);
 		if (dump)
 			fclose(ctx.out);
@@ -492,5 +495,21 @@ int ddfctl_fetch(const char *name,
 		return ddfctl_err("internal: no request for this command");
 	return send_request(buf, &req, (struct reply_ctx){
 		.mode = R_FETCH, .out = stdout, .fetch = fn, .arg = arg,
+	});
+}
+
+int ddfctl_fetch_all(void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void (*restart)(void *arg), void *arg)
+{
+	static char buf[8192];
+	/* the dump save asks for: its errors say "save" */
+	struct ddf_cmd_req req = { .op = OP_SAVE };
+	struct nlmsghdr *nlh = ddfctl_build(&req, buf);
+
+	if (!nlh)
+		return ddfctl_err("internal: no request for this command");
+	return send_request(buf, &req, (struct reply_ctx){
+		.mode = R_FETCH, .out = stdout, .fetch = fn,
+		.restart = restart, .arg = arg,
 	});
 }
