@@ -148,6 +148,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_replay.sh $(B)
+	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline
