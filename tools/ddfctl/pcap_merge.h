@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Several captures read as one stream, in timestamp order: one capture per
- * port of a capture box, the copies of a packet spread over them. Streamed: one open reader per file and a heap of
- * their next records, never a whole file in memory.
+ * port of a capture box, the copies of a packet spread over them. Streamed:
+ * one open reader per file and a heap of their next records, never a whole
+ * file in memory.
  *
  * The order: the record with the earliest timestamp first; records with
  * equal timestamps in the order of their files (the order of paths[]), so

@@ -55,6 +55,7 @@
 #include "ddfctl.h"
 #include "ddf_registry.h"
 #include "pcap_merge.h"
+#include "replay_link.h"
 
 static const char replay_help[] =
 	"usage: ddfctl [-j] replay FILE [FILE...] [-w KEPT] [-W DROPPED] [-l LOG]\n"
@@ -129,115 +130,6 @@ struct replay {
 	struct replay_counts c;
 	struct replay_file_counts *fc; /* one per FILE */
 };
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/*
- * Behind an ethertype whose payload starts at pay: skip VLAN tags (each
- * 2 bytes of TCI and the inner ethertype), then IPv4 or IPv6. The IP
- * version the link layer names goes to *ver; false when it names neither.
- */
-static bool ether_l3(const uint8_t *d, uint32_t n, uint16_t type,
-		     uint32_t pay, uint32_t *l3, uint8_t *ver)
-{
-	while (type == 0x8100 || type == 0x88a8 || type == 0x9100) {
-		if (pay + 4 > n)
-			return false;
-		type = be16(d + pay + 2);
-		pay += 4;
-	}
-	if (type == 0x0800)
-		*ver = 4;
-	else if (type == 0x86dd)
-		*ver = 6;
-	else
-		return false;
-	*l3 = pay;
-	return true;
-}
-
-/* BSD loopback: an address family, in either byte order for DLT_NULL */
-static bool loop_l3(const uint8_t *d, uint32_t n, bool any_order,
-		    uint8_t *ver)
-{
-	uint32_t be, le;
-
-	if (n < 4)
-		return false;
-	be = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
-	     (uint32_t)d[2] << 8 | d[3];
-	le = (uint32_t)d[3] << 24 | (uint32_t)d[2] << 16 |
-	     (uint32_t)d[1] << 8 | d[0];
-	for (int i = 0; i < (any_order ? 2 : 1); i++) {
-		uint32_t af = i ? le : be;
-
-		if (af == 2) {
-			*ver = 4;
-			return true;
-		}
-		/* AF_INET6: Linux, NetBSD/OpenBSD, FreeBSD, Darwin */
-		if (af == 10 || af == 24 || af == 28 || af == 30) {
-			*ver = 6;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The link types replay finds an IP packet in. */
-static bool link_known(int dlt)
-{
-	switch (dlt) {
-	case DLT_EN10MB:
-	case DLT_RAW:
-	case DLT_IPV4:
-	case DLT_IPV6:
-	case DLT_LINUX_SLL:
-	case DLT_LINUX_SLL2:
-	case DLT_NULL:
-	case DLT_LOOP:
-		return true;
-	}
-	return false;
-}
-
-/*
- * Where the IP packet of a record starts, and the version its link layer
- * names (0: the packet's own version nibble decides, raw IP). False when
- * the record carries no IPv4 or IPv6 packet.
- */
-static bool record_l3(int dlt, const uint8_t *d, uint32_t n, uint32_t *l3,
-		      uint8_t *ver)
-{
-	*ver = 0;
-	switch (dlt) {
-	case DLT_EN10MB:
-		return n >= 14 && ether_l3(d, n, be16(d + 12), 14, l3, ver);
-	case DLT_LINUX_SLL: /* 16 bytes, the protocol at 14 */
-		return n >= 16 && ether_l3(d, n, be16(d + 14), 16, l3, ver);
-	case DLT_LINUX_SLL2: /* 20 bytes, the protocol at 0 */
-		return n >= 20 && ether_l3(d, n, be16(d), 20, l3, ver);
-	case DLT_NULL:
-	case DLT_LOOP:
-		*l3 = 4;
-		return loop_l3(d, n, dlt == DLT_NULL, ver);
-	case DLT_IPV4:
-		*ver = 4;
-		*l3 = 0;
-		return true;
-	case DLT_IPV6:
-		*ver = 6;
-		*l3 = 0;
-		return true;
-	case DLT_RAW:
-		*l3 = 0;
-		return true;
-	}
-	return false;
-}
 
 /* The filter, as the kernel builds it from the words `rule add` sends. */
 static int replay_filter(struct replay *rp, uint64_t now)
@@ -323,7 +215,7 @@ static enum verdict replay_record(struct replay *rp, int dlt,
 		goto hashed;
 	}
 	if (r->key.form != DDF_KEY_FRAME) {
-		if (!record_l3(dlt, d, h->caplen, &l3, &ver))
+		if (!replay_record_l3(dlt, d, h->caplen, &l3, &ver))
 			return V_NOT_IP;
 		flat.data = d + l3;
 		flat.len = h->caplen - l3;
@@ -645,8 +537,8 @@ static void print_summary(FILE *out, const struct replay *rp)
 		const struct pcap_merge_file *f = pcap_merge_file(rp->merge, i);
 		const char *link = pcap_datalink_val_to_name(f->dlt);
 
-		if (link_known(f->dlt) || rp->rule.key.form == DDF_KEY_FRAME ||
-		    !rp->fc[i].records)
+		if (replay_link_known(f->dlt) ||
+		    rp->rule.key.form == DDF_KEY_FRAME || !rp->fc[i].records)
 			continue;
 		if (rp->nin == 1)
 			fprintf(out, "note: replay finds no IP packets in link type %s: every record passed as not IP\n",
@@ -817,8 +709,9 @@ int cmd_replay(int argc, char **argv)
 		uint8_t seed[DDF_SEED_LEN];
 
 		if (getrandom(seed, sizeof(seed), 0) != sizeof(seed))
-			return replay_close(&rp, ddfctl_err("replay: no random seed: %s",
-							    strerror(errno)));
+			return replay_close(
+				&rp, ddfctl_err("replay: no random seed: %s",
+						strerror(errno)));
 		ddf_sipkey_from_bytes(&rp.key, seed);
 	}
 	rp.fc = calloc(rp.nin, sizeof(*rp.fc));
@@ -849,7 +742,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!err)
 		err = replay_run(&rp);
-	/* the summary once every output is whole, to stderr when one has stdout */
+	/* the summary once the outputs are whole; stderr if one has stdout */
 	err = close_outputs(&rp, err);
 	if (!err)
 		print_summary((rp.kept_path && !strcmp(rp.kept_path, "-")) ||
