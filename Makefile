@@ -27,7 +27,8 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 .PHONY: all check check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(B)/ddf_spangen \
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/replay-port1.pcap \
+	$(B)/libxt_ddf.so $(B)/ddf_spangen \
 	$(ROBUST_BINS)
 
 help:
@@ -142,6 +143,10 @@ $(B)/ddf_pcapgen: tests/tools/pcapgen.c
 
 $(B)/replay.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen mixed $@ >/dev/null
+
+# the same records as two capture ports see them (tests/netns/replay.sh)
+$(B)/replay-port1.pcap: $(B)/ddf_pcapgen
+	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 		$(B)/ddf_pcapgen $(B)/robust/ddf_craft

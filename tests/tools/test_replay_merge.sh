@@ -101,6 +101,22 @@ LIST
 done
 echo "merge: $cases splits of two files, each decided as its merge"
 
+# Test that the two ports the VMs replay (ddf_pcapgen ports: port 2 in
+# microseconds) merge back into the mixed capture, every decision as over
+# it, each record from the port and place the generator says, and that a
+# copy on one port of a datagram first seen on the other is a duplicate
+"$GEN" ports "$tmp/p1.pcap" "$tmp/p2.pcap" >"$tmp/pcls"
+"$CTL" replay "$tmp/p1.pcap" "$tmp/p2.pcap" filter exact window 8 \
+	-l "$tmp/m.log" >/dev/null
+cmp -s <(cut -d' ' -f1-3 "$tmp/m.log") "$tmp/orig8.log" &&
+	cmp -s <(cut -d' ' -f4,5 "$tmp/m.log") <(awk '{ print $4, $5 }' "$tmp/pcls") &&
+	ok || bad "ddf_pcapgen ports: not the mixed capture's decisions"
+cross=$(awk 'NR == FNR { port[$1] = $4; cls[$1] = $2; next }
+	$2 == "duplicate" { for (j = $1 - 1; j >= 1 && j >= $1 - 8; j--)
+		if (cls[j] == cls[$1]) { if (port[j] != port[$1]) n++; break } }
+	END { print n + 0 }' "$tmp/pcls" "$tmp/m.log")
+[ "$cross" -gt 10 ] && ok || bad "ddf_pcapgen ports: $cross copies across ports"
+
 # Test that three files merge as their reference, timestamps shared by
 # two files at a time, in two orders
 for order in 1,2,3 3,1,2; do
