@@ -268,7 +268,8 @@ same_verdicts_ports() {
 		<"$tmp/poffline" >"$tmp/pkernel" ||
 		fail "rule $name: the packets could not be sent one by one"
 	ip netns exec "$rcv2" ddfctl stats "$name" | tee "$tmp/pstats" >&3
-	if ! cmp -s "$tmp/pkernel" <(cut -d' ' -f1,2 "$tmp/poffline"); then
+	cut -d' ' -f1,2 "$tmp/poffline" >"$tmp/pverdicts"
+	if ! cmp -s "$tmp/pkernel" "$tmp/pverdicts"; then
 		echo "packet, kernel, ddfctl replay:" >&2
 		awk 'NR == FNR { k[$1] = $2; next }
 		     k[$1] != $2 { print $1, k[$1], $2 }' \
