@@ -182,11 +182,12 @@ passed "udp, ignore none, qqhtd, siphash24: the kernel's verdicts are replay's"
 # │  p1 (no address) ┼──────┼─ q1 10.0.1.2 fd00:1::2                   │
 # │  p2 (no address) ┼──────┼─ q2 10.0.2.2 fd00:2::2                   │
 # │  (IPv6 off)      │      │ rule NAME WORDS: prerouting, no iif;     │
-# └──────────────────┘      │ or netdev ingress, dev q1,q2 (to come)   │
+# └──────────────────┘      │ or netdev ingress, dev q1,q2             │
 #                           └──────────────────────────────────────────┘
 #
 # A rule of an IP family without iif sees the prerouting hook of every
-# device, lo's too: one rule over both ports today. The receiver's answers
+# device, lo's too; a rule of family netdev names both devices, and counts
+# per device what replay counts per file. The receiver's answers
 # leave by q1 into $snd, where nothing has an address or IPv6, to a
 # neighbour entry of p1's MAC: no address resolution fails, so no ICMP
 # error comes back to the receiver by lo, and nothing but the records sent
@@ -279,10 +280,16 @@ same_verdicts_ports() {
 	# the totals: replay's summary line is the rule's stats line
 	[[ $(head -1 "$tmp/pstats") == "$name: $(grep '^packets ' "$tmp/psum")" ]] ||
 		fail "rule $name: the counters are not replay's: $(head -1 "$tmp/pstats")"
-	# A rule over several devices will count per device what replay
-	# counts per file: then ddfctl -j stats NAME's q1 and q2 entries
-	# (packets, duplicates, dropped) are compared with ddfctl -j replay's
-	# "files" array, entry 1 with q1 and 2 with q2, here.
+	# a rule over both devices: each one's line is its port file's
+	if [[ $port_send == frames ]]; then
+		for i in 1 2; do
+			want=$(grep -F "  ${ports[i - 1]}: " "$tmp/psum" |
+				sed 's/.*: packets /packets /')
+			got=$(sed -n "s/^    dev q$i: //p" "$tmp/pstats")
+			[[ -n $want && $got == "$want" ]] ||
+				fail "rule $name: q$i counted '$got', replay's file $i '$want'"
+		done
+	fi
 	ip netns exec "$rcv2" ddfctl rule del "$name"
 	total=$((total + $(wc -l <"$tmp/plog")))
 	rules=$((rules + 1))
@@ -306,7 +313,7 @@ if [[ -e ${ports[0]} && -e ${ports[1]} ]]; then
 		ip -n "$rcv2" addr add "10.0.$i.2/24" dev "q$i"
 		ip -n "$rcv2" addr add "fd00:$i::2/64" dev "q$i" nodad
 		ip -n "$snd" link set up dev "p$i"
-		ip -n "$rcv2" link set up dev "q$i"
+		ip -n "$rcv2" link set up dev "q$i" promisc on
 	done
 	p1mac=$(mac "$snd" p1)
 	ip -n "$rcv2" neigh add 10.0.1.1 lladdr "$p1mac" dev q1 nud permanent
@@ -318,16 +325,12 @@ if [[ -e ${ports[0]} && -e ${ports[1]} ]]; then
 	same_verdicts_ports two ip filter exact window 8 seed $seed >&3
 	passed "two ports, exact window 8: the kernel's verdicts are replay's over the two captures"
 
-	# Test the same with a rule of family netdev on both ports (the whole
-	# frames, as mirror ports deliver them): needs rules over several
-	# devices (dev q1,q2); DDF_REPLAY_MULTIDEV=1 runs it
-	if [[ ${DDF_REPLAY_MULTIDEV:-0} == 1 ]]; then
-		same_verdicts_ports span frames family netdev hook ingress \
-			dev q1,q2 filter exact window 8 seed $seed >&3
-		passed "two ports, family netdev dev q1,q2: the kernel's verdicts are replay's over the two captures"
-	else
-		echo "two ports, family netdev dev q1,q2: skipped: rules over several devices are not enabled here (DDF_REPLAY_MULTIDEV=1)" >&3
-	fi
+	# Test that a rule of family netdev over both devices (the whole
+	# frames, as mirror ports deliver them) decides as replay over the
+	# two captures, and that each device's counters are its file's
+	same_verdicts_ports span frames family netdev hook ingress \
+		dev q1,q2 filter exact window 8 seed $seed action mark 0x1 >&3
+	passed "two ports, family netdev dev q1,q2: the kernel's verdicts are replay's over the two captures, and each device's counters its file's"
 else
 	echo "two ports: skipped: no ${ports[0]} (make builds build/replay-port1.pcap)" >&3
 fi

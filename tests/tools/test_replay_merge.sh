@@ -220,8 +220,9 @@ case $(od -An -tx1 -N4 "$tmp/k1.pcap" | tr -d ' ') in
 esac
 
 # Test the counters per file, in the text and the JSON: each file's records,
-# packets, duplicates and dropped are those of its records in the log, and
-# the totals are the reference's
+# packets, duplicates and dropped are those of its records in the log,
+# marked with action mark, its bytes add up to the total, and the totals
+# are the reference's
 split copies "$tmp/ref.pcap" "$tmp/a:pcap-ns" "$tmp/b:ng9"
 "$CTL" replay "$tmp/a" "$tmp/b" filter exact window 8 -l "$tmp/m.log" \
 	>"$tmp/sum"
@@ -234,20 +235,35 @@ for i in 1 2; do
 		END { print r + 0, p + 0, d + 0 }' "$tmp/m.log")
 	name=$tmp/a
 	[ $i = 2 ] && name=$tmp/b
-	grep -qxF "  $name: $r records, link type EN10MB, snap length 65535: packets $p duplicates $d dropped $d" \
+	grep -qE "^  $name: $r records, link type EN10MB, snap length 65535: packets $p bytes [1-9][0-9]* duplicates $d dropped $d marked 0 unparsed 0$" \
 		"$tmp/sum" && ok || bad "file $i's line: $(cat "$tmp/sum")"
 	python3 -c '
 import json, sys
 f = json.load(open(sys.argv[1]))["files"][int(sys.argv[2]) - 1]
 want = dict(file=sys.argv[3], linktype=1, linktype_name="EN10MB",
             snaplen=65535, records=int(sys.argv[4]), packets=int(sys.argv[5]),
-            duplicates=int(sys.argv[6]), dropped=int(sys.argv[6]))
-sys.exit(f != want)' "$tmp/m.json" $i "$name" "$r" "$p" "$d" && ok ||
+            bytes=f["bytes"], duplicates=int(sys.argv[6]),
+            dropped=int(sys.argv[6]), marked=0, unparsed=0)
+sys.exit(f != want or f["bytes"] < 40 * f["packets"])' \
+		"$tmp/m.json" $i "$name" "$r" "$p" "$d" && ok ||
 		bad "file $i in the JSON: $(cat "$tmp/m.json")"
 	[ "$d" -gt 5 ] && ok || bad "file $i: $d duplicates, too few to tell"
 done
 grep -q "^2 captures merged by time: 96 records$" "$tmp/sum" && ok ||
 	bad "the merged line: $(cat "$tmp/sum")"
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert sum(f["bytes"] for f in m["files"]) == m["bytes"]' "$tmp/m.json" &&
+	ok || bad "the files' bytes do not add up: $(cat "$tmp/m.json")"
+"$CTL" -j replay "$tmp/a" "$tmp/b" filter exact window 8 action mark 0x1 |
+	python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+assert m["marked"] > 10 and m["dropped"] == 0
+for f in m["files"]:
+    assert f["marked"] == f["duplicates"] > 0 and f["dropped"] == 0' &&
+	ok || bad "action mark: the files marked are not their duplicates"
 python3 -c '
 import json, sys
 m, r = (json.load(open(p)) for p in sys.argv[1:3])

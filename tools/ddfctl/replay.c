@@ -97,7 +97,8 @@ static const char replay_help[] =
 	"  unparsed (IP but unusable, as the kernel counts), skipped (another\n"
 	"  family or protocol), not-ip, truncated (cut by the snap length), kept,\n"
 	"  late (stamped earlier than a record before it); with several FILEs,\n"
-	"  each one's records, packets, duplicates and dropped\n";
+	"  each one's records, and packets, bytes, duplicates, dropped, marked\n"
+	"  and unparsed as the kernel counts them per device\n";
 
 struct replay_counts {
 	uint64_t records, packets, bytes, duplicates, dropped, marked;
@@ -106,7 +107,8 @@ struct replay_counts {
 
 /* per file: what the kernel counts per device of a rule over several */
 struct replay_file_counts {
-	uint64_t records, packets, duplicates, dropped;
+	uint64_t records, packets, bytes, duplicates, dropped, marked;
+	uint64_t unparsed;
 };
 
 struct replay {
@@ -480,11 +482,14 @@ static void print_json(FILE *out, const struct replay *rp)
 
 		fputs(i ? ", {" : "{", out);
 		print_file_json(out, pcap_merge_file(rp->merge, i));
-		fprintf(out, ", \"records\": %llu, \"packets\": %llu, \"duplicates\": %llu, \"dropped\": %llu}",
+		fprintf(out, ", \"records\": %llu, \"packets\": %llu, \"bytes\": %llu, \"duplicates\": %llu, \"dropped\": %llu, \"marked\": %llu, \"unparsed\": %llu}",
 			(unsigned long long)fc->records,
 			(unsigned long long)fc->packets,
+			(unsigned long long)fc->bytes,
 			(unsigned long long)fc->duplicates,
-			(unsigned long long)fc->dropped);
+			(unsigned long long)fc->dropped,
+			(unsigned long long)fc->marked,
+			(unsigned long long)fc->unparsed);
 	}
 	fputs("]}\n", out);
 }
@@ -510,11 +515,15 @@ static void print_summary(FILE *out, const struct replay *rp)
 			rp->nin > 1 ? "  " : "", f->path,
 			(unsigned long long)fc->records, link ? link : "?",
 			f->snaplen);
+		/* the words of the kernel's per-device line */
 		if (rp->nin > 1)
-			fprintf(out, ": packets %llu duplicates %llu dropped %llu",
+			fprintf(out, ": packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu",
 				(unsigned long long)fc->packets,
+				(unsigned long long)fc->bytes,
 				(unsigned long long)fc->duplicates,
-				(unsigned long long)fc->dropped);
+				(unsigned long long)fc->dropped,
+				(unsigned long long)fc->marked,
+				(unsigned long long)fc->unparsed);
 		fputc('\n', out);
 	}
 	fprintf(out, "packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
@@ -568,6 +577,7 @@ static int replay_run(struct replay *rp)
 		struct replay_file_counts *fc = &rp->fc[rec.file];
 		const struct pcap_pkthdr *h = rec.h;
 		uint64_t t = rec.ns;
+		uint64_t bytes = rp->c.bytes;
 		enum verdict v;
 		bool drop = false;
 
@@ -588,6 +598,7 @@ static int replay_run(struct replay *rp)
 		if (h->caplen < h->len)
 			rp->c.truncated++;
 		v = replay_record(rp, f->dlt, h, rec.data);
+		fc->bytes += rp->c.bytes - bytes;
 		switch (v) {
 		case V_DUP:
 			rp->c.duplicates++;
@@ -598,6 +609,7 @@ static int replay_run(struct replay *rp)
 				drop = true;
 			} else if (r->action == DDF_ACTION_MARK) {
 				rp->c.marked++;
+				fc->marked++;
 			}
 			fc->packets++;
 			break;
@@ -606,6 +618,7 @@ static int replay_run(struct replay *rp)
 			break;
 		case V_UNPARSED:
 			rp->c.unparsed++;
+			fc->unparsed++;
 			break;
 		case V_SKIPPED:
 			rp->c.skipped++;
