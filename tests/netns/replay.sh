@@ -227,7 +227,9 @@ kernel_verdicts_ports() {
 			{ echo "port $port: ddfpkt sent $sent, not $r" >&2; return 1; }
 		tries=0
 		while :; do
+			# the rule's line, not its devices' lines below it
 			out=$(ddfctl stats "$name")
+			out=${out%%$'\n'*}
 			[[ $out =~ \ packets\ ([0-9]+)\ .*\ duplicates\ ([0-9]+)\  ]] ||
 				{ echo "no counters: $out" >&2; return 1; }
 			p=${BASH_REMATCH[1]}
