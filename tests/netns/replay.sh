@@ -5,7 +5,10 @@
 # (replay.pcap: ddf_pcapgen mixed, 96 IPv4 and IPv6 packets, UDP, TCP, ICMP
 # and ICMPv6 echo, some copies one hop older) goes through a veth into a
 # namespace with a ddf rule, and through ddfctl replay with the same words
-# and seed; every packet's verdict must be the same.
+# and seed; every packet's verdict must be the same. Then the same records
+# split over two ports (replay-port1.pcap, replay-port2.pcap) go through two
+# veths into a rule that sees both, against ddfctl replay over the two
+# captures merged by time: see "Two ports" below.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/replay.sh
 #
