@@ -27,7 +27,8 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 .PHONY: all check check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(B)/ddf_spangen \
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/replay-port1.pcap \
+	$(B)/libxt_ddf.so $(B)/ddf_spangen \
 	$(ROBUST_BINS)
 
 help:
@@ -143,11 +144,16 @@ $(B)/ddf_pcapgen: tests/tools/pcapgen.c
 $(B)/replay.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen mixed $@ >/dev/null
 
+# the same records as two capture ports see them (tests/netns/replay.sh)
+$(B)/replay-port1.pcap: $(B)/ddf_pcapgen
+	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
+
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 		$(B)/ddf_pcapgen $(B)/robust/ddf_craft
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_replay.sh $(B)
+	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline

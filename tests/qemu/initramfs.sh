@@ -115,6 +115,14 @@ base() {
 	[ -e "$DDF_BUILD/replay.pcap" ] ||
 		die "initramfs: build/replay.pcap is missing (run make first)"
 	cp "$DDF_BUILD/replay.pcap" "$root/ddf/tests/"
+	# the same records over two ports, for its two-port case
+	for f in replay-port1.pcap replay-port2.pcap; do
+		if [ -e "$DDF_BUILD/$f" ]; then
+			cp "$DDF_BUILD/$f" "$root/ddf/tests/"
+		else
+			log "initramfs: no build/$f (run make): replay.sh skips two ports"
+		fi
+	done
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"

@@ -181,6 +181,13 @@ expect "ddfctl replay in" "in.pcap in.pcapng"
 expect "ddfctl replay in.pcap -w " "in.pcap in.pcapng rules.ddf"
 expect "ddfctl replay in.pcap window 100 -W r" "rules.ddf"
 expect "ddfctl replay in.pcap -" "-w -W -l --help"
+# more captures, one per port, until the first keyword of the rule
+expect "ddfctl replay in.pcap i" "ignore iif in.pcap in.pcapng"
+expect "ddfctl replay in.pcap -w o.pcap in.pcapng r" "rules.ddf"
+expect "ddfctl replay in.pcap in.pcapng w" "window"
+expect "ddfctl replay in.pcap window 100 i" "ignore iif"
+expect "ddfctl replay in.pcap in.pcapng window 100 -l " \
+	"in.pcap in.pcapng rules.ddf"
 expect "ddfctl restore < r" "rules.ddf"
 expect "ddfctl save > in" "in.pcap in.pcapng"
 cd - >/dev/null

@@ -154,7 +154,7 @@ _ddfctl_keywords()
 _ddfctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local i=1 cmd sub
+	local i=1 j cmd sub
 
 	COMPREPLY=()
 	# redirections: restore < FILE, save > FILE
@@ -268,6 +268,18 @@ _ddfctl()
 			return
 		fi
 		_ddfctl_keywords $((i + 2)) "$_ddfctl_rule_words" replay
+		# more captures (one per port) until the first keyword
+		[[ $cur == -* || $prev == -[wWl] ]] && return
+		for ((j = i + 2; j < COMP_CWORD; j++)); do
+			if [[ ${COMP_WORDS[j]} == -[wWl] ]]; then
+				((j++))
+				continue
+			fi
+			[[ " $_ddfctl_rule_words " == *" ${COMP_WORDS[j]} "* ]] &&
+				return
+		done
+		compopt -o filenames 2>/dev/null
+		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
 		;;
 	esac
 }

@@ -163,12 +163,15 @@ void print_duration(FILE *out, uint64_t ns);
 /* A JSON string: quotes, backslashes and control characters escaped */
 void json_str(FILE *out, const char *s);
 
-/* replay.c: a rule's decisions over a capture file (libpcap) */
+/* replay.c: a rule's decisions over capture files (libpcap) */
 int cmd_replay(int argc, char **argv);
-/* replay_pcapng.c: pcapng interfaces libpcap cannot read together */
-int pcapng_check_ifaces(const char *path);
-int pcapng_read_error(const char *path, unsigned long long records,
-		      const char *msg);
+/*
+ * replay_pcapng.c: pcapng interfaces libpcap cannot read together; cmd
+ * begins the sentences
+ */
+int pcapng_check_ifaces(const char *cmd, const char *path);
+int pcapng_read_error(const char *cmd, const char *path,
+		      unsigned long long records, const char *msg);
 
 /* nl.c: build a request for req; send it, or print it (dry run) */
 struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);
