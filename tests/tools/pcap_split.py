@@ -147,8 +147,9 @@ def main():
         outs[o].recs.append((units, eff, frame, length))
     for out in outs:
         out.write()
-    # the reference merge: time, then the OUT's order, then the record's
-    merged = sorted((eff, o, j, frame, length)
+    # the reference merge, mergecap's: time, then the later OUT first,
+    # then the record's order
+    merged = sorted((eff, -o, j, frame, length)
                     for o, out in enumerate(outs[i] for i in order)
                     for j, (_, eff, frame, length) in enumerate(out.recs))
     usec = all(out.usec and not out.sll for out in outs)
@@ -156,7 +157,8 @@ def main():
     w.write(struct.pack('<IHHiIII', 0xa1b2c3d4 if usec else 0xa1b23c4d,
                         2, 4, 0, 0, 65535, 1))
     with open(ref + '.map', 'w') as m:
-        for eff, o, j, frame, length in merged:
+        for eff, neg, j, frame, length in merged:
+            o = -neg
             frac = eff % NS // 1000 if usec else eff % NS
             w.write(struct.pack('<IIII', eff // NS, frac, len(frame),
                                 length) + frame)

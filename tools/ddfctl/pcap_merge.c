@@ -32,7 +32,8 @@ struct pcap_merge {
 
 static bool earlier(const struct head *a, const struct head *b)
 {
-	return a->ns < b->ns || (a->ns == b->ns && a->file < b->file);
+	/* equal times: the later file's first, as mergecap takes them */
+	return a->ns < b->ns || (a->ns == b->ns && a->file > b->file);
 }
 
 static void heap_push(struct pcap_merge *m, struct head x)

@@ -5,15 +5,14 @@
  * one open reader per file and a heap of their next records, never a whole
  * file in memory.
  *
- * The order: the record with the earliest timestamp first; records with
- * equal timestamps in the order of their files (the order of paths[]), so
- * a merge is stable; each file's records in the file's own order (a record
- * stamped earlier than the one before it in the same file is not moved
- * ahead of it). Timestamps are compared in nanoseconds, whatever each
- * file's resolution: pcap in microseconds or nanoseconds, pcapng with any
- * if_tsresol (libpcap converts them). That is mergecap's merge but for
- * equal timestamps, where mergecap takes the record of the last file given
- * first: its merge of A B is this one of B A.
+ * The order is mergecap's: the record with the earliest timestamp first;
+ * of records with equal timestamps, the one of the file given last first
+ * (mergecap takes a later file's record on a tie); each file's records in
+ * the file's own order (a record stamped earlier than the one before it in
+ * the same file is not moved ahead of it). Timestamps are compared in
+ * nanoseconds, whatever each file's resolution: pcap in microseconds or
+ * nanoseconds, pcapng with any if_tsresol (libpcap converts them). So
+ * replay over A B decides as replay over mergecap's merge of A B.
  *
  * Each file keeps its link type and snap length: a record says which file
  * it came from.
