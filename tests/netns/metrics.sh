@@ -79,12 +79,27 @@ R ddfctl -j stats >"$tmp/json"
 pretty rcv "$(grep -c -v '^#' "$tmp/prom") samples"
 grep -v '^# HELP' "$tmp/prom" | head -n 40 >&3
 
-# sample NAME LABELS: the value of the sample NAME{LABELS}
-sample() { grep -F "$1{$2} " "$tmp/prom" | sed 's/.* //'; }
-# first KEY: the first number of "KEY": in stdin; word KEY: its string
-first() { grep -o "\"$1\": [-0-9.e+]*" | head -n 1 | sed 's/.*: //'; }
-word() { grep -o "\"$1\": \"[^\"]*\"" | head -n 1 | cut -d'"' -f4; }
-# rule_json NAME: ddfctl -j stats NAME's object, from the dump
+# The samples by NAME{LABELS}; sample NAME LABELS: a value ("" for none).
+# Shell builtins only: a process costs much under TCG.
+declare -A samples
+while IFS= read -r line; do
+	[[ $line == "#"* ]] || samples[${line% *}]=${line##* }
+done <"$tmp/prom"
+sample() {
+	local k="$1{$2}"
+	printf '%s' "${samples[$k]}"
+}
+# first KEY TEXT: the first number of "KEY": in TEXT; word KEY TEXT: its
+# string
+first() {
+	local re="\"$1\": ([-0-9.e+]+)"
+	[[ $2 =~ $re ]] && printf '%s' "${BASH_REMATCH[1]}"
+}
+word() {
+	local re="\"$1\": \"([^\"]*)\""
+	[[ $2 =~ $re ]] && printf '%s' "${BASH_REMATCH[1]}"
+}
+# rule_json NAME: ddfctl -j stats NAME's object
 rule_json() { R ddfctl -j stats "$1"; }
 # close A B SCALE: A x SCALE and B agree to JSON's 6 digits
 close() {
@@ -110,41 +125,47 @@ passed "-o prometheus: the traffic's counts, per rule and per device"
 want=0
 for name in ports "$odd" t; do
 	json=$(rule_json "$name")
-	lbl="rule=\"$(printf '%s' "$name" | sed 's/[\\"]/\\&/g')\""
-	stats=$(sed 's/.*"stats": {/{/' <<<"$json")
+	lbl=${name//\\/\\\\}
+	lbl="rule=\"${lbl//\"/\\\"}\""
+	# the rule's own counters: the last "stats" (the devices' come first)
+	stats=${json##*\"stats\": \{}
 	for c in packets bytes duplicates dropped marked unparsed; do
-		expect_eq "$(sample "ddf_${c}_total" "$lbl")" "$(first "$c" <<<"$stats")" \
+		expect_eq "$(sample "ddf_${c}_total" "$lbl")" "$(first "$c" "$stats")" \
 			"$name: ddf_${c}_total against -j stats"
 	done
-	filter=$(grep -o '"filter": {[^}]*}' <<<"$json")
-	expect_eq "$(sample ddf_filter_bytes "$lbl")" "$(first bytes <<<"$filter")" \
+	re='"filter": \{[^}]*\}'
+	[[ $json =~ $re ]] || fail "$name: no filter in -j stats: $json"
+	filter=${BASH_REMATCH[0]}
+	expect_eq "$(sample ddf_filter_bytes "$lbl")" "$(first bytes "$filter")" \
 		"$name: ddf_filter_bytes"
 	v=$(sample ddf_filter_fill_ratio "$lbl")
-	close "$v" "$(first fill_ppm <<<"$stats")" 1e6 ||
-		fail "$name: ddf_filter_fill_ratio $v, fill_ppm $(first fill_ppm <<<"$stats")"
-	fpr=$(first fpr <<<"$filter")
+	close "$v" "$(first fill_ppm "$stats")" 1e6 ||
+		fail "$name: ddf_filter_fill_ratio $v, fill_ppm $(first fill_ppm "$stats")"
+	fpr=$(first fpr "$filter")
 	v=$(sample ddf_filter_fpr "$lbl")
 	[[ -n $fpr ]] || fail "$name: no fpr in -j stats: $filter"
 	close "$v" "$fpr" 1 || fail "$name: ddf_filter_fpr $v, -j stats $fpr"
-	window=$(first window <<<"$filter")
+	window=$(first window "$filter")
 	expect_eq "$(sample ddf_filter_window "$lbl")" "${window#0}" "$name: ddf_filter_window"
-	ns=$(first window_ns <<<"$filter")
+	ns=$(first window_ns "$filter")
 	v=$(sample ddf_filter_window_seconds "$lbl")
 	if [[ -n $ns ]]; then
 		close "$v" "$ns" 1e9 || fail "$name: window_seconds $v, window_ns $ns"
 	else
 		expect_eq "$v" "" "$name: ddf_filter_window_seconds without a time window"
 	fi
-	info="$lbl,family=\"$(word family_name <<<"$json")\",hook=\"$(word hook_name <<<"$json")\""
-	info="$info,kind=\"$(word kind_name <<<"$filter")\",action=\"$(word type_name <<<"$json")\""
+	info="$lbl,family=\"$(word family_name "$json")\",hook=\"$(word hook_name "$json")\""
+	info="$info,kind=\"$(word kind_name "$filter")\",action=\"$(word type_name "$json")\""
 	expect_eq "$(sample ddf_rule_info "$info")" 1 "$name: ddf_rule_info{$info}"
 	want=$((want + 6 + 4 + (window > 0) + (${#ns} > 0)))
 	# the devices: each {"name": DEV, ...} entry of devs
 	for dev in $(grep -o '{"name": "[^"]*", "ifindex"' <<<"$json" | cut -d'"' -f4); do
-		d=$(grep -o "{\"name\": \"$dev\", [^}]*}" <<<"$json")
+		re="\\{\"name\": \"$dev\", [^}]*\\}"
+		[[ $json =~ $re ]] || fail "$name: no device $dev in -j stats"
+		d=${BASH_REMATCH[0]}
 		for c in packets bytes duplicates dropped marked unparsed; do
 			expect_eq "$(sample "ddf_dev_${c}_total" "$lbl,dev=\"$dev\"")" \
-				"$(first "$c" <<<"$d")" "$name $dev: ddf_dev_${c}_total"
+				"$(first "$c" "$d")" "$name $dev: ddf_dev_${c}_total"
 		done
 		want=$((want + 6))
 	done
