@@ -90,14 +90,14 @@ sample() {
 	printf '%s' "${samples[$k]}"
 }
 # first KEY TEXT: the first number of "KEY": in TEXT; word KEY TEXT: its
-# string
+# string ("" when there is none, no failure: set -e)
 first() {
 	local re="\"$1\": ([-0-9.e+]+)"
-	[[ $2 =~ $re ]] && printf '%s' "${BASH_REMATCH[1]}"
+	if [[ $2 =~ $re ]]; then printf '%s' "${BASH_REMATCH[1]}"; fi
 }
 word() {
 	local re="\"$1\": \"([^\"]*)\""
-	[[ $2 =~ $re ]] && printf '%s' "${BASH_REMATCH[1]}"
+	if [[ $2 =~ $re ]]; then printf '%s' "${BASH_REMATCH[1]}"; fi
 }
 # rule_json NAME: ddfctl -j stats NAME's object
 rule_json() { R ddfctl -j stats "$1"; }
