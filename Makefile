@@ -104,6 +104,13 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
 		$(CTL_LIBS) -o $@
 
+# ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
+$(B)/ddfctl_prom_tests: tests/tools/test_prom.c $(CTL_SRCS) $(CTL_HDRS) \
+		$(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
+		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
+		$(CTL_LIBS) -o $@
+
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
@@ -149,9 +156,10 @@ $(B)/replay-port1.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
-		$(B)/ddf_pcapgen $(B)/robust/ddf_craft
+		$(B)/ddf_pcapgen $(B)/robust/ddf_craft $(B)/ddfctl_prom_tests
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
+	tests/tools/test_prom.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)

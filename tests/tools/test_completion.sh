@@ -124,8 +124,12 @@ expect() {
 
 expect "ddfctl " "$_ddfctl_commands"
 expect "ddfctl s" "show stats save size"
-expect "ddfctl -" "-j --json -n --dry-run -h --help"
+expect "ddfctl -" "-j --json -o --output -n --dry-run -h --help"
 expect "ddfctl -j -n st" "stats"
+expect "ddfctl -o " "text json prometheus"
+expect "ddfctl --output p" "prometheus"
+expect "ddfctl -o prometheus st" "stats"
+expect "ddfctl -n --output json -n s" "show stats save size"
 expect "ddfctl rule " "add del reset flush"
 expect "ddfctl xdp " "attach detach show --help"
 expect "ddfctl xdp attach " "dev rule mode"

@@ -163,14 +163,20 @@ _ddfctl()
 		_ddfctl_files "$cur"
 		return
 		;;
+	-o | --output)
+		_ddfctl_reply "text json prometheus" "$cur"
+		return
+		;;
 	esac
-	# the global options come before the command
+	# the global options come before the command, -o with its FORMAT
 	while ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do
+		[[ ${COMP_WORDS[i]} == -o || ${COMP_WORDS[i]} == --output ]] &&
+			((i++))
 		((i++))
 	done
 	if ((i == COMP_CWORD)); then
 		if [[ $cur == -* ]]; then
-			_ddfctl_reply "-j --json -n --dry-run -h --help" "$cur"
+			_ddfctl_reply "-j --json -o --output -n --dry-run -h --help" "$cur"
 		else
 			_ddfctl_reply "$_ddfctl_commands" "$cur"
 		fi

@@ -10,6 +10,8 @@
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
+/* -o prometheus: show and stats as metrics (prom.c) */
+static bool output_prom;
 
 struct ddf_command {
 	const char *name;
@@ -146,7 +148,7 @@ static int show_or_stats(enum ddfctl_op op, const char *word, int argc,
 			return -1;
 		req.has_name = true;
 	}
-	return ddfctl_run(&req);
+	return output_prom ? prom_run(&req) : ddfctl_run(&req);
 }
 
 static int cmd_show(int argc, char **argv)
@@ -198,8 +200,10 @@ static const struct ddf_command commands[] = {
 
 static void usage(FILE *out)
 {
-	fputs("usage: ddfctl [-j] [-n] COMMAND ...\n"
-	      "  -j  JSON output (show, stats, size)\n"
+	fputs("usage: ddfctl [-j | -o FORMAT] [-n] COMMAND ...\n"
+	      "  -j  JSON output (show, stats, size), as -o json\n"
+	      "  -o  text (default), json, or prometheus: show and stats as\n"
+	      "      Prometheus' text format, ddf_packets_total{rule=...} ...\n"
 	      "  -n  dry run: print the netlink request instead of sending it\n"
 	      "commands:\n", out);
 	for (const struct ddf_command *c = rule_cmds; c->name; c++) {
@@ -240,6 +244,19 @@ static int cmd_rule(int argc, char **argv)
 	return dispatch(rule_cmds, "rule: ", argc, argv);
 }
 
+/* -o FORMAT: 0, or -1 after saying why */
+static int output_format(const char *s)
+{
+	if (!s)
+		return ddfctl_err("-o: needs a FORMAT: text, json or prometheus");
+	ddfctl_json = !strcmp(s, "json");
+	output_prom = !strcmp(s, "prometheus");
+	if (!ddfctl_json && !output_prom && strcmp(s, "text"))
+		return ddfctl_err("-o: '%s' is not a format: text, json or prometheus",
+				  s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int i, ret;
@@ -247,6 +264,14 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
 			ddfctl_json = true;
+			output_prom = false;
+		} else if (!strcmp(argv[i], "-o") ||
+			   !strcmp(argv[i], "--output")) {
+			if (output_format(argv[++i]))
+				return 1;
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			if (output_format(argv[i] + 9))
+				return 1;
 		} else if (!strcmp(argv[i], "-n") ||
 			   !strcmp(argv[i], "--dry-run")) {
 			ddfctl_dry_run = true;
@@ -262,6 +287,11 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		usage(stderr);
+		return 1;
+	}
+	if (output_prom && strcmp(argv[i], "show") && strcmp(argv[i], "stats")) {
+		ddfctl_err("-o prometheus: '%s' has no metrics; show and stats print them",
+			   argv[i]);
 		return 1;
 	}
 	/* -1: failed; a positive status is the command's own (restore) */

@@ -187,6 +187,10 @@ int ddfctl_fetch(const char *name,
 /* Every rule, as ddfctl_fetch; restart(arg) before each try of the dump */
 int ddfctl_fetch_all(void (*fn)(const struct ddf_rule_info *ri, void *arg),
 		     void (*restart)(void *arg), void *arg);
+/* The same for req's GET (show, stats: its words in the sentences) */
+int ddfctl_fetch_req(const struct ddf_cmd_req *req,
+		     void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void *arg);
 
 /* xdp.c: XDP programs calling nf_ddf's kfunc */
 int cmd_xdp(int argc, char **argv);
@@ -323,6 +327,14 @@ struct ddf_rule_info {
 };
 
 int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri);
+
+/*
+ * prom.c: rules as Prometheus' text exposition format (version 0.0.4),
+ * every metric family once, its samples together: prom_print() for n
+ * decoded rules, prom_run() for show or stats (-o prometheus).
+ */
+void prom_print(FILE *out, const struct ddf_rule_info *ri, size_t n);
+int prom_run(const struct ddf_cmd_req *req);
 const char *dev_state(const char *name, const char *given, uint32_t ifindex);
 const char *family_name(uint8_t family);
 const char *hook_name(uint8_t family, uint8_t hook);
