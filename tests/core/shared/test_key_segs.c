@@ -140,8 +140,8 @@ DDF_TEST(ddf_key_segs_every_range)
 		for (uint32_t len = TS_BUF; len > 0; len -= 1 + len / 16)
 			ts_check_read(t, &s, p, f, TS_SMALL, off, len, buf);
 	/* ranges whose end wraps around 32 bits */
-	DDF_EXPECT(t, !ddf_key_read_segs(&s, 10, UINT32_MAX, buf));
-	DDF_EXPECT(t, !ddf_key_read_segs(&s, UINT32_MAX, 2, buf));
+	DDF_EXPECT(t, !ddf_key_read_segs(&s, 10, 0xffffffffu, buf));
+	DDF_EXPECT(t, !ddf_key_read_segs(&s, 0xffffffffu, 2, buf));
 }
 
 /*
