@@ -62,6 +62,9 @@ static const char send_usage[] =
 	"  -n N             datagrams (10), indices FIRST .. FIRST+N-1\n"
 	"  -f FIRST         first index (0)\n"
 	"  -l LEN           payload bytes: \"ddfpkt INDEX\\n\" padded with 'x' (64)\n"
+	"  -X               the tag at the payload's end, behind the padding:\n"
+	"                   payloads that differ in their last bytes only\n"
+	"                   (recv counts only datagrams that start with it)\n"
 	"  -c N[,N...]      copies of datagram i: entry i % count, cycled (1)\n"
 	"  -w USEC          sleep between copies of a datagram (0)\n"
 	"  -W USEC          sleep between datagrams (0)\n"
@@ -122,6 +125,7 @@ struct send_opts {
 	unsigned long copy_gap, dgram_gap;	/* microseconds */
 	unsigned long frag;		/* data bytes per fragment, 0: none */
 	bool dstopts;
+	bool tag_last;			/* -X */
 };
 
 static const char *cmd = "ddfpkt";
@@ -304,8 +308,13 @@ static size_t build_datagram(const struct send_opts *o, uint32_t i,
 		break;
 	}
 	l4len = hlen + plen;
-	memcpy(l4 + hlen, text, n);
-	memset(l4 + hlen + n, 'x', plen - n);
+	if (o->tag_last) {
+		memset(l4 + hlen, 'x', plen - n);
+		memcpy(l4 + hlen + plen - n, text, n);
+	} else {
+		memcpy(l4 + hlen, text, n);
+		memset(l4 + hlen + n, 'x', plen - n);
+	}
 	/* ICMP for IPv4 is the one checksum without a pseudo-header. */
 	if (o->proto != IPPROTO_ICMP)
 		sum = pseudo_sum(o, l4len);
@@ -495,7 +504,7 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-				":i:m:I:M:s:d:p:c:eht:T:S:D:n:f:l:q:w:W:F:",
+				":i:m:I:M:s:d:p:c:eXht:T:S:D:n:f:l:q:w:W:F:",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -522,6 +531,9 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 			break;
 		case 'e':
 			o->dstopts = true;
+			break;
+		case 'X':
+			o->tag_last = true;
 			break;
 		case 'h':
 			fputs(send_usage, stdout);

@@ -7,10 +7,12 @@
 # XDP program (ddfctl xdp attach), must leave on the port exactly what
 # ddf_spangen says a rule keeps, byte for byte, in native mode (veth) and
 # in generic mode, as ddfctl replay keeps them offline; decide as a netdev
-# ingress rule does on the same frames; count what it dropped; pass everything once detached or once its
-# rule is gone; and hold the module while attached. save writes the
-# attachments, restore brings them back after a module reload, and apply
-# replaces only the rules whose lines changed.
+# ingress rule does on the same frames; count what it dropped; take jumbo
+# frames (MTU 9000, multi-buffer XDP) natively and key them whole; pass
+# everything once detached or once its rule is gone; and hold the module
+# while attached. save writes the attachments, restore brings them back
+# after a module reload, and apply replaces only the rules whose lines
+# changed.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/xdp.sh
 #   (ddfctl, ddfpkt, ddf_spangen and tcpdump in $PATH)
@@ -135,6 +137,90 @@ R ddfctl xdp detach dev m0
 R ddfctl rule del viaxdp
 R ddfctl rule del viahook
 passed "XDP and the netdev ingress hook: the same decisions"
+
+# Test that jumbo frames take the program: with MTU 9000 at both ends of
+# the veth (which then hands XDP multi-buffer frames, and refuses a program
+# not declared for them), it attaches natively and keys each frame whole.
+# UDP datagrams of 9000 bytes, IPv4 and IPv6, whose payloads differ only
+# in their last bytes (behind the linear part), every other one sent twice:
+# tcpdump on m0 gets each once, byte for byte what ddfctl replay keeps of
+# what left s0; the rule counts every frame with its 9000 bytes and the
+# copies; natively and in generic mode. Then a netdev ingress rule counts
+# the same frames as XDP does, under the whole-packet and the frame key.
+jumbo_words="max-bytes 65535 ignore ttl,ipv4csum,ipid,l4csum"
+jn=40 # datagrams per family: even indices twice, odd ones once
+jframes=$((2 * jn * 3 / 2))
+jcopies=$((2 * jn / 2))
+jumbo_send() {
+	local m out4 out6
+	m=$(mac "$rcv" m0)
+	out4=$(S taskset -c 0 ddfpkt send -i s0 -m "$m" -s 10.9.0.1 \
+		-d 10.9.0.2 -n $jn -l 8972 -c 2,1 -X -W 200)
+	out6=$(S taskset -c 0 ddfpkt send -i s0 -m "$m" -s fd00::1 \
+		-d fd00::2 -n $jn -l 8952 -c 2,1 -X -W 200)
+	expect_eq "$out4 $out6" "ddfpkt: sent $jn datagrams, $((jn * 3 / 2)) packets ddfpkt: sent $jn datagrams, $((jn * 3 / 2)) packets" \
+		"jumbo datagrams sent"
+}
+# jumbo_wait RULE: until RULE has counted every frame (or 10 s passed)
+jumbo_wait() {
+	for _ in $(seq 50); do
+		(($(rule_ctr "$rcv" "$1" packets) >= jframes)) && return
+		sleep 0.2
+	done
+}
+R ip link set m0 mtu 9000
+S ip link set s0 mtu 9000
+for mode in native generic; do
+	# shellcheck disable=SC2086
+	R ddfctl rule add jumbo family netdev hook none dev m0 $rule \
+		$jumbo_words action drop
+	R ddfctl xdp attach dev m0 rule jumbo mode $mode
+	R ddfctl xdp show | grep -q "^m0: $mode rule jumbo " ||
+		fail "jumbo: not attached in $mode mode: $(ip netns exec "$rcv" ddfctl xdp show)"
+	cap_start "$snd" s0 "jumbo-sent-$mode"
+	cap_start "$rcv" m0 "jumbo-$mode"
+	jumbo_send
+	cap_stop "jumbo-sent-$mode" "$jframes" "jumbo-$mode" $((2 * jn))
+	expect_eq "${got[jumbo-sent-$mode]}" "$jframes" "jumbo ($mode): frames out of s0"
+	expect_eq "${got[jumbo-$mode]}" $((2 * jn)) "jumbo ($mode): frames tcpdump got on m0"
+	expect_eq "$(rule_ctr "$rcv" jumbo packets)" "$jframes" "jumbo ($mode): packets"
+	expect_eq "$(rule_ctr "$rcv" jumbo bytes)" $((jframes * 9000)) "jumbo ($mode): bytes (9000 a packet)"
+	expect_eq "$(rule_ctr "$rcv" jumbo duplicates)" "$jcopies" "jumbo ($mode): duplicates"
+	expect_eq "$(rule_ctr "$rcv" jumbo dropped)" "$jcopies" "jumbo ($mode): dropped"
+	expect_eq "$(rule_ctr "$rcv" jumbo unparsed)" 0 "jumbo ($mode): unparsed"
+	R ddfctl xdp detach dev m0
+	R ddfctl rule del jumbo
+	# shellcheck disable=SC2086
+	ddfctl replay "$tmp/jumbo-sent-$mode.pcap" -w "$tmp/jumbo-replay-$mode.pcap" \
+		family netdev hook none dev m0 $rule $jumbo_words action drop \
+		>"$tmp/sum" || fail "ddfctl replay: $(cat "$tmp/sum")"
+	grep -q "^packets $jframes .* duplicates $jcopies dropped $jcopies " "$tmp/sum" ||
+		fail "jumbo ($mode): ddfctl replay counts other packets: $(cat "$tmp/sum")"
+	same_bytes "$tmp/jumbo-$mode.pcap" "$tmp/jumbo-replay-$mode.pcap" "jumbo ($mode)"
+	pretty rcv "jumbo ($mode): tcpdump -i m0 got $((2 * jn)) of $jframes frames of 9014 bytes, $jcopies dropped"
+done
+for key in "$jumbo_words" "key frame"; do
+	# shellcheck disable=SC2086
+	R ddfctl rule add viaxdp family netdev hook none dev m0 $rule $key action count
+	# shellcheck disable=SC2086
+	R ddfctl rule add viahook family netdev hook ingress dev m0 $rule $key action count
+	R ddfctl xdp attach dev m0 rule viaxdp mode native >/dev/null
+	jumbo_send
+	jumbo_wait viahook
+	for w in packets bytes duplicates unparsed; do
+		x=$(rule_ctr "$rcv" viaxdp "$w")
+		expect_eq "$(rule_ctr "$rcv" viahook "$w")" "$x" "jumbo, $key: $w: ingress hook vs XDP"
+	done
+	expect_eq "$(rule_ctr "$rcv" viaxdp packets)" "$jframes" "jumbo, $key: packets"
+	expect_eq "$(rule_ctr "$rcv" viaxdp duplicates)" "$jcopies" "jumbo, $key: duplicates"
+	pretty rcv "jumbo, $key: XDP and ingress: $x unparsed, $(rule_ctr "$rcv" viaxdp packets) packets, $(rule_ctr "$rcv" viaxdp bytes) bytes, $(rule_ctr "$rcv" viaxdp duplicates) duplicates each"
+	R ddfctl xdp detach dev m0
+	R ddfctl rule del viaxdp
+	R ddfctl rule del viahook
+done
+R ip link set m0 mtu 1500
+S ip link set s0 mtu 1500
+passed "jumbo frames (MTU 9000): native XDP keys them whole, as netdev ingress does"
 
 # Test that show lists the attachment, that wrong requests are refused in
 # words, and that detach restores full delivery.
