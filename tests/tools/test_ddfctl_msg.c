@@ -573,6 +573,159 @@ static void test_show_stats(void)
 }
 
 /*
+ * GRO: a stand-in for the devices. gro0 has GRO on, lro0 GRO and LRO,
+ * hw0 GRO and hardware GRO fixed on, fix0 only LRO, fixed; off0 none;
+ * every other name (eth1 above) does not exist.
+ */
+static int fake_gro(const char *dev, unsigned int *on, unsigned int *fixed)
+{
+	static const struct {
+		const char *dev;
+		unsigned int on, fixed;
+	} t[] = {
+		{ "gro0", GRO_SW, 0 },
+		{ "lro0", GRO_SW | GRO_LRO, 0 },
+		{ "hw0", GRO_SW | GRO_HW, GRO_HW },
+		{ "fix0", GRO_LRO, GRO_LRO },
+		{ "off0", 0, 0 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(dev, t[i].dev)) {
+			*on = t[i].on;
+			if (fixed)
+				*fixed = t[i].fixed;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * What print_rule_reply() prints of cmdline's rule on stdout (*out) and
+ * stderr (*err); free both.
+ */
+static void reply_outputs(const char *cmdline, bool json, bool stats,
+			  char **out, char **err)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh = reply(cmdline, 4096, buf);
+	FILE *f, *e = tmpfile();
+	size_t len = 0;
+	long n;
+	int saved;
+
+	*out = *err = NULL;
+	if (!nlh || !e)
+		return;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(e), 2);
+	ddfctl_json = json;
+	f = open_memstream(out, &len);
+	print_rule_reply(f, nlh, stats);
+	fclose(f);
+	ddfctl_json = false;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = ftell(e);
+	*err = calloc(1, n + 1);
+	rewind(e);
+	if (*err && n > 0 && fread(*err, 1, n, e) != (size_t)n)
+		(*err)[0] = 0;
+	fclose(e);
+}
+
+/*
+ * Test that the GRO warning names what is on and its fix (XDP only when
+ * the kernel's GRO alone merges, no ethtool words the driver refuses),
+ * that show and show -j print it on stderr once per device, stats and
+ * rules of other hooks never, and that JSON has "gro" for a device that
+ * answers
+ */
+static void test_gro(void)
+{
+	static const struct {
+		const char *dev;
+		unsigned int on, fixed;
+		const char *want;
+	} w[] = {
+		{ "eth1", GRO_SW, 0,
+		  "ddfctl: warning: eth1 has GRO on: the kernel merges TCP segments before the netdev ingress hook, so TCP copies do not match; turn it off (ethtool -K eth1 gro off) or attach ddf by XDP, which runs before GRO" },
+		{ "eth1", GRO_SW | GRO_LRO, 0,
+		  "ddfctl: warning: eth1 has GRO and LRO on: the kernel and the NIC merge TCP segments before the netdev ingress hook, so TCP copies do not match; turn them off (ethtool -K eth1 gro off lro off)" },
+		{ "eth2", GRO_SW | GRO_HW | GRO_LRO, GRO_HW,
+		  "ddfctl: warning: eth2 has GRO, hardware GRO and LRO on: the kernel and the NIC merge TCP segments before the netdev ingress hook, so TCP copies do not match; turn off what can be (ethtool -K eth2 gro off lro off; its driver cannot turn hardware GRO off)" },
+		{ "eth3", GRO_HW, GRO_HW,
+		  "ddfctl: warning: eth3 has hardware GRO on: the NIC merges TCP segments before the netdev ingress hook, so TCP copies do not match; its driver cannot turn hardware GRO off" },
+	};
+	static const struct {
+		const char *cmdline;
+		bool json, stats;
+		const char *out_has, *out_lacks, *err;
+	} t[] = {
+		{ "a family netdev dev gro0 window 1000", false, false,
+		  "a: family netdev hook ingress dev gro0 priority 0\n", "warning",
+		  "ddfctl: warning: gro0 has GRO on: the kernel merges " },
+		/* once per device and command */
+		{ "b family netdev dev gro0 window 1000", false, false, NULL, NULL,
+		  "" },
+		/* JSON: "gro" in the object of each device that answers */
+		{ "c family netdev dev lro0,off0,eth1 window 1000", true, false,
+		  "{\"name\": \"lro0\", \"state\": \"gone\", \"xdp\": \"none\", \"gro\": true}, "
+		  "{\"name\": \"off0\", \"state\": \"gone\", \"xdp\": \"none\", \"gro\": false}, "
+		  "{\"name\": \"eth1\", \"state\": \"gone\", \"xdp\": \"none\"}]",
+		  "warning", "ddfctl: warning: lro0 has GRO and LRO on: " },
+		{ "d family netdev dev hw0,off0 window 1000", true, true,
+		  "\"gro\": true}", NULL, "" },
+		{ "e family netdev dev gro0,hw0 window 1000", false, false, NULL,
+		  NULL, "ddfctl: warning: hw0 has GRO and hardware GRO on: " },
+		{ "f family netdev hook egress dev fix0,off0 window 1000", true,
+		  false, NULL, "\"gro\"", "" },
+		{ "g family netdev hook none dev fix0 window 1000", false, false,
+		  NULL, NULL, "" },
+		{ "h family netdev dev eth1 window 1000", true, false, NULL, "\"gro\"",
+		  "" },
+		{ "i window 1000", true, false, NULL, "\"gro\"", "" },
+		{ "j family netdev dev fix0 window 1000", false, true, NULL, NULL,
+		  "" },
+		{ "k family netdev dev fix0 window 1000", false, false, NULL, NULL,
+		  "ddfctl: warning: fix0 has LRO on: the NIC merges TCP segments before the netdev ingress hook, so TCP copies do not match; its driver cannot turn LRO off\n" },
+	};
+	char line[512];
+
+	for (unsigned int i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		gro_sentence(line, sizeof(line), w[i].dev, w[i].on, w[i].fixed);
+		CHECK(!strcmp(line, w[i].want), "GRO sentence %u:\n%s\nwanted\n%s",
+		      i, line, w[i].want);
+	}
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *out, *err;
+
+		reply_outputs(t[i].cmdline, t[i].json, t[i].stats, &out, &err);
+		CHECK(out && err, "'%s' shows", t[i].cmdline);
+		if (!out || !err) {
+			free(out);
+			free(err);
+			continue;
+		}
+		if (t[i].out_has)
+			CHECK(strstr(out, t[i].out_has), "'%s': '%s' lacks '%s'",
+			      t[i].cmdline, out, t[i].out_has);
+		if (t[i].out_lacks)
+			CHECK(!strstr(out, t[i].out_lacks), "'%s': '%s' has '%s'",
+			      t[i].cmdline, out, t[i].out_lacks);
+		CHECK(t[i].err[0] ? strstr(err, t[i].err) == err &&
+					    strchr(err, '\n') == err + strlen(err) - 1 :
+				    !err[0],
+		      "'%s' on stderr: '%s', wanted '%s'", t[i].cmdline, err,
+		      t[i].err);
+		free(out);
+		free(err);
+	}
+}
+
+/*
  * restore against a kernel that refuses: a sender that logs each request
  * ("+name" an add, "-name" a delete, "@dev" an attach, "!dev" a detach)
  * and refuses the names listed.
@@ -890,6 +1043,8 @@ int main(void)
 		"n8 family ip6 hook output oif eth2 decap gtpu window 1k",
 	};
 
+	/* the devices of the tests are the stand-in's, not this machine's */
+	gro_ask = fake_gro;
 	test_window_words();
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		test_roundtrip(rules[i]);
@@ -900,6 +1055,7 @@ int main(void)
 	test_show_stats();
 	test_restore();
 	test_apply();
+	test_gro();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

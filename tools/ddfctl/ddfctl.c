@@ -87,9 +87,12 @@ static int rule_add(int argc, char **argv)
 		fputs(rule_add_help, stdout);
 		return 0;
 	}
-	if (parse_rule_add(argc, argv, &req.rule))
+	if (parse_rule_add(argc, argv, &req.rule) || ddfctl_run(&req))
 		return -1;
-	return ddfctl_run(&req);
+	/* the rule is in: say what would keep it from matching TCP copies */
+	if (!ddfctl_dry_run)
+		gro_warn_rule(&req.rule);
+	return 0;
 }
 
 static int rule_del(int argc, char **argv)

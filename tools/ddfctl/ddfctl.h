@@ -215,6 +215,28 @@ int xdp_attach_rule(const char *dev, const char *name, int mode);
 int xdp_detach_dev(const char *dev);
 
 /*
+ * gro.c: GRO, hardware GRO and LRO merge TCP segments before the netdev
+ * ingress hook, differently for each copy. gro_state(): the GRO_* bits on
+ * at a device and those fixed on by its driver, or -1 when it cannot be
+ * asked; gro_sentence(): the warning for such bits; gro_warn(): that on
+ * stderr when any is on (nothing otherwise); gro_warn_rule(): that for
+ * each device of a netdev ingress rule; gro_json(): the "gro" member of
+ * such a device's JSON object.
+ */
+#define GRO_SW 1u /* rx-gro, the kernel's */
+#define GRO_HW 2u /* rx-gro-hw, the NIC's */
+#define GRO_LRO 4u /* rx-lro */
+int gro_state(const char *dev, unsigned int *on, unsigned int *fixed);
+/* how gro_warn() and gro_json() ask (gro_state; tests put a stand-in) */
+extern int (*gro_ask)(const char *dev, unsigned int *on,
+		      unsigned int *fixed);
+void gro_sentence(char *buf, size_t size, const char *dev, unsigned int on,
+		  unsigned int fixed);
+void gro_warn(const char *dev);
+void gro_warn_rule(const struct ddf_rule_spec *r);
+void gro_json(FILE *out, const struct ddf_rule_spec *r, const char *dev);
+
+/*
  * restore.c: all or nothing. Every line (rule add, xdp attach) is parsed
  * before anything is sent; then the rules are added in order, then the
  * XDP programs attached, and if one step fails, the steps made before it
