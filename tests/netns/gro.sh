@@ -65,22 +65,32 @@ trap cleanup EXIT
 # R0 ARGS...: a command in $rcv on CPU 0, quietly
 R0() { ip netns exec "$rcv" taskset -c 0 "$@"; }
 
-# rx: the frames m0 received (its poll counts them before GRO's flush)
-rx() { R0 cat /sys/class/net/m0/statistics/rx_packets; }
-
-# count WORD [RULE]: a counter of the rule RULE (port), read on CPU 0
-count() {
-	R0 ddfctl stats "${2:-port}" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"
+# rx [N]: the frames m0 received (its poll counts them before GRO's
+# flush), once they are N or more (or 10 s have passed): one process,
+# as processes start slowly under the debug kernel
+rx() {
+	# shellcheck disable=SC2016
+	R0 bash -c 'f=/sys/class/net/m0/statistics/rx_packets
+		for _ in {1..200}; do
+			read -r n <$f
+			((n >= ${1:-0})) && break
+			sleep 0.05
+		done
+		echo "$n"' rx "${1:-0}"
 }
 
-# settle WORD N: once the rule's counter WORD has reached N (frames may
-# wait on m0's backlog when GRO is off), or 10 s have passed
-settle() {
+# stats [RULE [N]]: ddfctl stats of RULE (port) on CPU 0, shown, once it
+# has seen N packets (frames may wait on m0's backlog when GRO is off) or
+# 10 s have passed; then count WORD gives a counter of it
+stats() {
 	for _ in $(seq 200); do
-		(($(count "$1") >= $2)) && return
+		st=$(R0 ddfctl stats "${1:-port}")
+		[[ $(count packets) -ge ${2:-0} ]] && break
 		sleep 0.05
 	done
+	pretty rcv "$st"
 }
+count() { sed -n "1s/.* $1 \([0-9]*\).*/\1/p" <<<"$st"; }
 
 # burst N ARGS...: N frames by ddfpkt send from s0 on CPU 0; back once m0
 # has received every frame sent so far, and so has GRO flushed them
@@ -91,11 +101,7 @@ burst() {
 		-d 198.51.100.2 -l 100 -n "$n" "$@" >/dev/null
 	sent=$((sent + n))
 	want=$((rx0 + sent))
-	for _ in $(seq 200); do
-		(($(rx) >= want)) && break
-		sleep 0.05
-	done
-	expect_eq "$(rx)" "$want" "frames m0 received"
+	expect_eq "$(rx "$want")" "$want" "frames m0 received"
 }
 
 # stream: segments 0 .. 23 of one TCP stream twice, with datagrams between:
@@ -155,8 +161,7 @@ passed "GRO off: no warning, and JSON has \"gro\": false"
 # copy of each of the 24 is a copy whatever batches either came in: the
 # rule sees the 54 frames, 24 of them copies.
 stream
-settle packets "$frames"
-R ddfctl stats port
+stats port "$frames"
 expect_eq "$(count packets)" "$frames" "packets the rule saw, GRO off"
 expect_eq "$(count duplicates)" "$segments" "copies, GRO off"
 passed "GRO off: $frames frames, each of the $segments copies found"
@@ -191,7 +196,7 @@ passed "GRO on: rule add and show warn on stderr, save and egress do not"
 # than m0 received frames, and fewer copies than the 24 sent (the trains
 # of the two copies differ).
 stream
-R ddfctl stats port
+stats port
 p=$(count packets)
 d=$(count duplicates)
 pretty rcv "GRO on: m0 received $frames frames, the rule saw $p packets, $d copies"
@@ -210,9 +215,10 @@ if [[ -e /sys/kernel/btf/vmlinux && -e /sys/kernel/btf/nf_ddf ]]; then
 	expect_eq "$(cat "$tmp/err")" "" "the XDP rule's rule add stderr"
 	R ddfctl xdp attach dev m0 rule x >/dev/null
 	stream
-	R ddfctl stats
-	expect_eq "$(count packets x)" "$frames" "frames the XDP rule saw"
-	expect_eq "$(count duplicates x)" "$segments" "copies the XDP rule found"
+	stats x
+	expect_eq "$(count packets)" "$frames" "frames the XDP rule saw"
+	expect_eq "$(count duplicates)" "$segments" "copies the XDP rule found"
+	stats port
 	p=$(count packets)
 	d=$(count duplicates)
 	pretty rcv "GRO on, XDP: $frames frames and $segments copies; at ingress $p packets, $d copies"
@@ -234,7 +240,7 @@ R ddfctl rule reset port filter
 R ddfctl show port 2>"$tmp/err" >/dev/null
 expect_eq "$(cat "$tmp/err")" "" "show's stderr, GRO off again"
 stream
-settle packets "$frames"
+stats port "$frames"
 expect_eq "$(count packets)" "$frames" "packets the rule saw, GRO off again"
 expect_eq "$(count duplicates)" "$segments" "copies, GRO off again"
 passed "GRO off again: no warning, each of the $segments copies found"
