@@ -147,14 +147,14 @@ ip -n "$rcv" link set m0 promisc on up
 pp insmod "$module"
 
 # Test that with GRO off, rule add, show and show -j print nothing on
-# stderr, and that JSON says "gro": false.
+# stderr, and that JSON says "gro": false in the object of m0.
 add_port "$tmp/err"
 expect_eq "$(cat "$tmp/err")" "" "rule add's stderr, GRO off"
 R ddfctl show 2>"$tmp/err" >/dev/null
 expect_eq "$(cat "$tmp/err")" "" "show's stderr, GRO off"
 json=$(ip netns exec "$rcv" ddfctl -j show port 2>"$tmp/err")
 expect_eq "$(cat "$tmp/err")" "" "show -j's stderr, GRO off"
-[[ $json == *'"gro": false}' ]] || fail "show -j, GRO off: $json"
+[[ $json == *'"name": "m0", '*'"gro": false}]'* ]] || fail "show -j, GRO off: $json"
 passed "GRO off: no warning, and JSON has \"gro\": false"
 
 # Test that with GRO off every segment reaches the rule, so the second
@@ -181,7 +181,7 @@ for args in show "show port" "-j show" "-j show port"; do
 	expect_eq "$(cat "$tmp/err")" "$warning" "ddfctl $args's stderr, GRO on"
 	[[ $out != *warning* ]] || fail "ddfctl $args's stdout has the warning"
 done
-[[ $out == *'"gro": true}' ]] || fail "show -j, GRO on: $out"
+[[ $out == *'"name": "m0", '*'"gro": true}]'* ]] || fail "show -j, GRO on: $out"
 out=$(ip netns exec "$rcv" ddfctl save 2>"$tmp/err")
 expect_eq "$(cat "$tmp/err")" "" "save's stderr"
 [[ $out == "rule add port family netdev hook ingress dev m0 "* &&
