@@ -49,6 +49,7 @@ help:
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
+	@echo "make bench-key       instructions per frame of the key alone (callgrind)"
 	@echo "make bench           the papers' tables, every filter's speed and error"
 	@echo "                     rate against memory (build/bench/; not in check)"
 
@@ -330,6 +331,16 @@ vm-shell: all
 .PHONY: bench-kernel bench-smoke
 $(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
+# The key alone (ddf_key_hash_link() over Ethernet frames): instructions
+# per frame under callgrind, build/bench/callgrind-key.jsonl.
+$(B)/ddf_keypath: tests/bench/keypath.c $(CORE_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
+
+.PHONY: bench-key
+bench-key: $(B)/ddf_keypath
+	@mkdir -p $(B)/bench
+	tests/bench/callgrind-key.sh $(B) $(B)/bench/callgrind-key.jsonl
 
 bench-kernel: setup all $(B)/ddf_hotpath
 	@tests/bench/run.sh full
