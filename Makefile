@@ -46,6 +46,7 @@ help:
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
+	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
@@ -322,6 +323,13 @@ check-kcsan: setup all
 soak: setup all tcpdump-tests
 	@DDF_SOAK=1 DDF_TEST_TIMEOUT=3600 DDF_VM_TIMEOUT_DEBUG=10800 \
 		tests/qemu/run.sh debug
+
+# The key's fast path against its general walk over 10^8 frames (check-core
+# drives 10^6): DDF_KEYDIFF_SEED=S repeats a run.
+.PHONY: soak-key
+soak-key: $(B)/ddf_core_tests
+	DDF_KEYDIFF_FRAMES=$(or $(DDF_KEYDIFF_FRAMES),100000000) \
+		$(B)/ddf_core_tests ddf_key_diff
 
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
 vm-shell: all

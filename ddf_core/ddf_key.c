@@ -6,6 +6,7 @@
  * path: no allocation, a few hundred bytes of stack, and every read is
  * checked against the packet's length before the reader sees it.
  */
+#include "ddf_key_fast.h"
 #include "ddf_key_link.h"
 
 int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
@@ -758,11 +759,11 @@ static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 	return ret;
 }
 
-int ddf_key_hash_link(const struct ddf_key_spec *spec,
-		      const struct ddf_key_link *lk, ddf_key_read_t read,
-		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
-		      uint32_t hashfn, struct ddf_hash *out,
-		      struct ddf_key_info *info)
+int ddf_key_general(const struct ddf_key_spec *spec,
+		    const struct ddf_key_link *lk, ddf_key_read_t read,
+		    void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		    uint32_t hashfn, struct ddf_hash *out,
+		    struct ddf_key_info *info)
 {
 	struct ddf_key_level lv DDF_NOINIT;
 	struct ddf_key_pkt p DDF_NOINIT;
@@ -836,6 +837,35 @@ out:
 	if (info)
 		*info = p.ki;
 	return ret;
+}
+
+int ddf_key_fast(const struct ddf_key_spec *spec,
+		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
+		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
+		 struct ddf_hash *out, struct ddf_key_info *info)
+{
+	return ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out, info);
+}
+
+/*
+ * The common frame (untagged Ethernet or bare IP, IPv4 without options
+ * or IPv6 without extension headers, whole, not a fragment, TCP or UDP,
+ * no tunnel) takes the fast path of ddf_key_fast.h, which gives the same
+ * answer; every other frame the general walk above.
+ */
+int ddf_key_hash_link(const struct ddf_key_spec *spec,
+		      const struct ddf_key_link *lk, ddf_key_read_t read,
+		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      uint32_t hashfn, struct ddf_hash *out,
+		      struct ddf_key_info *info)
+{
+	int ret = ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out,
+				info);
+
+	if (ret != DDF_KEY_FAST_NONE)
+		return ret;
+	return ddf_key_general(spec, lk, read, ctx, len, key, hashfn, out,
+			       info);
 }
 
 int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * What ddf_key.c (the IP packet and its key), ddf_key_link.h (the link
- * layer and tunnels around it) and ddf_key_fast.c (the common frame's fast
+ * layer and tunnels around it) and ddf_key_fast.h (the common frame's fast
  * path) share: one packet's parsing state, the bounded reads through the
  * caller's reader and the pieces the key strings are built of. Private to
  * the core.
@@ -115,7 +115,26 @@ struct ddf_key_level {
 #define DDF_TUN_OPEN 1 /* *in is the packet inside */
 #define DDF_TUN_BAD 2 /* a tunnel asked for, its header unusable */
 
-/* ---- the key string's pieces (ddf_key.c and ddf_key_fast.c) ---- */
+/*
+ * The two ways to a key behind ddf_key_hash_link(), each on its own, for
+ * the differential test (tests/core/user/test_key_diff.c) that compares
+ * them: the fast path for the common frame (ddf_key_fast.h), which
+ * returns DDF_KEY_FAST_NONE and writes nothing for any other frame, and
+ * the general walk (ddf_key.c), for any frame.
+ */
+#define DDF_KEY_FAST_NONE (-1)
+
+int ddf_key_fast(const struct ddf_key_spec *spec,
+		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
+		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
+		 struct ddf_hash *out, struct ddf_key_info *info);
+int ddf_key_general(const struct ddf_key_spec *spec,
+		    const struct ddf_key_link *lk, ddf_key_read_t read,
+		    void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		    uint32_t hashfn, struct ddf_hash *out,
+		    struct ddf_key_info *info);
+
+/* ---- the key string's pieces (ddf_key.c and ddf_key_fast.h) ---- */
 
 /* v's low n bytes, most significant first (big-endian on the wire). */
 static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
