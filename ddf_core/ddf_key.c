@@ -839,12 +839,36 @@ out:
 	return ret;
 }
 
+/*
+ * The fast path, then (unless alone) the general walk for a frame it does
+ * not take: one function, out of line, so that the common frame pays one
+ * call and the other frames none of the fast path's stack.
+ */
+static DDF_NOINLINE int
+ddf_key_fast_or_walk(const struct ddf_key_spec *spec,
+		     const struct ddf_key_link *lk, ddf_key_read_t read,
+		     void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		     uint32_t hashfn, struct ddf_hash *out,
+		     struct ddf_key_info *info, bool alone)
+{
+	int ret = ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out,
+				info);
+
+	if (ret != DDF_KEY_FAST_NONE || alone)
+		return ret;
+	return ddf_key_general(spec, lk, read, ctx, len, key, hashfn, out,
+			       info);
+}
+
 int ddf_key_fast(const struct ddf_key_spec *spec,
 		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
 		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
 		 struct ddf_hash *out, struct ddf_key_info *info)
 {
-	return ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out, info);
+	if (!ddf_fast_may(spec, lk, read))
+		return DDF_KEY_FAST_NONE;
+	return ddf_key_fast_or_walk(spec, lk, read, ctx, len, key, hashfn,
+				    out, info, true);
 }
 
 /*
@@ -859,13 +883,11 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 		      uint32_t hashfn, struct ddf_hash *out,
 		      struct ddf_key_info *info)
 {
-	int ret = ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out,
-				info);
-
-	if (ret != DDF_KEY_FAST_NONE)
-		return ret;
-	return ddf_key_general(spec, lk, read, ctx, len, key, hashfn, out,
-			       info);
+	if (!ddf_fast_may(spec, lk, read))
+		return ddf_key_general(spec, lk, read, ctx, len, key, hashfn,
+				       out, info);
+	return ddf_key_fast_or_walk(spec, lk, read, ctx, len, key, hashfn,
+				    out, info, false);
 }
 
 int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,

@@ -49,6 +49,20 @@ struct ddf_fast_pkt {
 	struct ddf_key_info ki;
 };
 
+/*
+ * The checks that need no byte of the frame: the entry point tries the
+ * fast path only when they pass, so that the other frames (a reader's, a
+ * tagged one) pay no more for it than these few tests.
+ */
+static DDF_ALWAYS_INLINE bool ddf_fast_may(const struct ddf_key_spec *s,
+					   const struct ddf_key_link *lk,
+					   ddf_key_read_t read)
+{
+	return !read &&
+	       (s->form == DDF_KEY_PACKET || s->form == DDF_KEY_FIELDS) &&
+	       !(lk && lk->type == DDF_LINK_ETHER && lk->vlan_proto);
+}
+
 /* Whether a UDP packet to dport is a tunnel s opens. */
 static bool ddf_fast_tunnel(const struct ddf_key_spec *s, uint16_t dport)
 {
@@ -74,12 +88,10 @@ static DDF_ALWAYS_INLINE int ddf_fast_parse(struct ddf_fast_pkt *f,
 	const uint8_t *ip;
 	uint8_t ver, proto;
 
-	if (s->form != DDF_KEY_PACKET && s->form != DDF_KEY_FIELDS)
-		return DDF_KEY_FAST_NONE;
 	if (lk && lk->type == DDF_LINK_ETHER) {
 		uint16_t type;
 
-		if (lk->vlan_proto || len < 15)
+		if (len < 15)
 			return DDF_KEY_FAST_NONE;
 		type = ddf_key_be16(d + 12);
 		if (type == DDF_ETH_IPV4)
@@ -214,6 +226,7 @@ static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 		ddf_sip_compress(st, tail | w << 8, rounds);
 		tail = w >> 56;
 	}
+#pragma GCC unroll 4
 	for (; i < nw; i++) {
 		w = ddf_sip_load_le64(d + 8 * i);
 		ddf_sip_compress(st, tail | w << 8, rounds);
@@ -324,8 +337,9 @@ static DDF_ALWAYS_INLINE void ddf_fast_string(struct ddf_fast_pkt *f,
 }
 
 /*
- * ddf_key_hash_link() for the frames above: the same result, hash and
- * info; DDF_KEY_FAST_NONE, with out and info untouched, for every other.
+ * ddf_key_hash_link() for the frames above (ddf_fast_may() passed): the
+ * same result, hash and info; DDF_KEY_FAST_NONE, with out and info
+ * untouched, for every other.
  */
 static DDF_ALWAYS_INLINE int
 ddf_fast_hash(const struct ddf_key_spec *spec, const struct ddf_key_link *lk,
@@ -338,8 +352,6 @@ ddf_fast_hash(const struct ddf_key_spec *spec, const struct ddf_key_link *lk,
 	uint64_t h[2];
 	int ret;
 
-	if (read)
-		return DDF_KEY_FAST_NONE;
 	ret = ddf_fast_parse(&f, spec, lk,
 			     ((const struct ddf_key_flat *)ctx)->data, len);
 	if (ret == DDF_KEY_FAST_NONE)
@@ -348,11 +360,14 @@ ddf_fast_hash(const struct ddf_key_spec *spec, const struct ddf_key_link *lk,
 		if (hashfn == DDF_HASH_SIP24) {
 			ddf_sip_init(&st, key, 2, 4, true);
 			ddf_fast_string(&f, &st, spec, 2);
+			ddf_sip_finish(&st, st.tail, st.len & 0xff, 2, 4, true,
+				       h);
 		} else {
 			ddf_sip_init(&st, key, 1, 3, true);
 			ddf_fast_string(&f, &st, spec, 1);
+			ddf_sip_finish(&st, st.tail, st.len & 0xff, 1, 3, true,
+				       h);
 		}
-		ddf_sip_final128(&st, h);
 		out->h1 = h[0];
 		out->h2 = h[1];
 	}

@@ -4,14 +4,17 @@
  * (a NULL reader, as a linear skb, an XDP buffer or ddfctl replay hands
  * them over), no filter behind it.
  *
- *   ddf_keypath FAMILY PROTO SIZE KEY PACKETS
+ *   ddf_keypath FAMILY PROTO SIZE KEY PACKETS [tagged]
  *	FAMILY   4 or 6
  *	PROTO    udp or tcp
- *	SIZE     the frame's bytes from its MAC header (no CRC): 64 .. 2048
+ *	SIZE     the frame's bytes from its MAC header (no CRC): 64 .. 2048,
+ *	         74 or more for IPv6/TCP (14 + 40 + 20)
  *	KEY      pkt (key packet, the defaults) or 5t (saddr,daddr,proto,
  *	         sport,dport,payload 0:16), or none: build the frames
  *	         only (the baseline tests/bench/callgrind-key.sh subtracts)
  *	PACKETS  frames measured
+ *	tagged   with a VLAN tag the link took out (as a NIC's VLAN
+ *	         acceleration does): a frame for the general walk
  *
  * Each frame has a random source address and port, so that no two are
  * alike. Run under `valgrind --tool=callgrind --instr-atstart=no`: only
@@ -91,12 +94,15 @@ __attribute__((noinline)) void ddf_keypath_build(uint8_t *f, uint32_t size,
 	} else {
 		put16(l4 + 4, len - hl);
 	}
-	put32(l4 + 20, 0xbe9be955u);
-	put32(l4 + 24, seq);
+	/* pktgen's magic and sequence number, where there is room */
+	if (size >= 14 + hl + (tcp ? 20 : 8) + 8) {
+		put32(l4 + (tcp ? 20 : 8), 0xbe9be955u);
+		put32(l4 + (tcp ? 24 : 12), seq);
+	}
 }
 
 static struct ddf_key_spec spec;
-static const struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
+static struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
 static struct ddf_sipkey key = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
 static uint8_t frame[2048];
 static uint64_t hashed, sum;
@@ -128,17 +134,22 @@ int main(int argc, char **argv)
 	uint32_t size, n;
 	int fam, tcp;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: %s 4|6 udp|tcp SIZE pkt|5t|none PACKETS\n",
+	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "tagged"))) {
+		fprintf(stderr, "usage: %s 4|6 udp|tcp SIZE pkt|5t|none PACKETS [tagged]\n",
 			argv[0]);
 		return 2;
 	}
 	fam = atoi(argv[1]);
+	if (argc == 7) {
+		lk.vlan_proto = 0x8100;
+		lk.vlan_tci = 100;
+	}
 	tcp = !strcmp(argv[2], "tcp");
 	size = strtoul(argv[3], NULL, 0);
 	n = strtoul(argv[5], NULL, 0);
-	if (size < 64 || size > sizeof(frame) || (fam != 4 && fam != 6)) {
-		fprintf(stderr, "family 4 or 6; size 64 .. %zu\n",
+	if (size < 64 || size > sizeof(frame) || (fam != 4 && fam != 6) ||
+	    size < 14u + (fam == 6 ? 40 : 20) + (tcp ? 20 : 8)) {
+		fprintf(stderr, "family 4 or 6; size 64 .. %zu, the headers' at least\n",
 			sizeof(frame));
 		return 2;
 	}
