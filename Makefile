@@ -47,9 +47,11 @@ help:
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
+	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
+	@echo "make bench-key       instructions per frame of the key alone (callgrind)"
 	@echo "make bench           the papers' tables, every filter's speed and error"
 	@echo "                     rate against memory (build/bench/; not in check)"
 
@@ -355,6 +357,13 @@ soak: setup all tcpdump-tests
 	@DDF_SOAK=1 DDF_TEST_TIMEOUT=3600 DDF_VM_TIMEOUT_DEBUG=10800 \
 		tests/qemu/run.sh debug
 
+# The key's fast path against its general walk over 10^8 frames (check-core
+# drives 10^6): DDF_KEYDIFF_SEED=S repeats a run.
+.PHONY: soak-key
+soak-key: $(B)/ddf_core_tests
+	DDF_KEYDIFF_FRAMES=$(or $(DDF_KEYDIFF_FRAMES),100000000) \
+		$(B)/ddf_core_tests ddf_key_diff
+
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
 vm-shell: all
 	@tests/qemu/run.sh shell $(or $(LANE),debug)
@@ -363,6 +372,16 @@ vm-shell: all
 .PHONY: bench-kernel bench-smoke
 $(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
+# The key alone (ddf_key_hash_link() over Ethernet frames): instructions
+# per frame under callgrind, build/bench/callgrind-key.jsonl.
+$(B)/ddf_keypath: tests/bench/keypath.c $(CORE_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
+
+.PHONY: bench-key
+bench-key: $(B)/ddf_keypath
+	@mkdir -p $(B)/bench
+	tests/bench/callgrind-key.sh $(B) $(B)/bench/callgrind-key.jsonl
 
 bench-kernel: setup all $(B)/ddf_hotpath
 	@tests/bench/run.sh full
