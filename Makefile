@@ -46,6 +46,7 @@ help:
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
+	@echo "make check-deb       lint make deb's packages and check what they ship"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
@@ -193,7 +194,7 @@ demo-filters: setup $(B)/ddfbench
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
 		--inserts 1000000 --probes 1000000
 
-check: setup kernel-background check-freestanding check-core check-tools \
+check: setup kernel-background check-freestanding check-core check-tools check-deb \
 	check-vm
 
 # On a cold machine the debug kernel builds while the other checks run.
@@ -338,7 +339,15 @@ dkms-src:
 # apt, checks DKMS's build, purges them and checks that nothing is left
 # (it changes the machine's packages: not part of check).
 .PHONY: deb check-deb check-packages
-deb:
+DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
+DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
+	     $(B)/deb/ddf-tools_$(DDF_VERSION)_$(DEB_ARCH).deb
+# what goes into them: built again when one of these changes
+DEB_INPUTS := $(shell find debian nf_ddf ddf_core uapi tools systemd \
+		tests/core tests/kunit -type f 2>/dev/null) Kbuild dkms.conf \
+	      Makefile docs/ddf.7 scripts/build-deb.sh scripts/module-btf.sh
+deb: $(DEB_FILES)
+$(DEB_FILES) &: $(DEB_INPUTS)
 	@scripts/build-deb.sh $(B)/deb
 
 check-deb: deb
