@@ -35,6 +35,8 @@ set -eu
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
 : "${DDF_VM_STOCK_JOBS:=2}"
+: "${DDF_VM_DEBUG_JOBS:=2}"
+: "${DDF_VM_SMP_DEBUG_NETNS:=1}"
 
 # What fails a run when the console shows it, and what may look like it.
 reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|blocked for more than|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
@@ -194,33 +196,45 @@ follow_out() {
 	done
 }
 
+# lane_tests: the scripts the lane runs when $DDF_VM_TESTS names none.
+lane_tests() {
+	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
+		[ -e "$f" ] || continue
+		# Time: what these two check in the stock lanes, the debug
+		# lane's own suites cover under its detectors (replay
+		# parity: robust/malformed.sh over tcpdump's captures;
+		# deletion and unload under traffic, time windows:
+		# robust/churn.sh; the key on real skbs: KUnit). make
+		# soak runs them too.
+		if [ "$lane" = debug ] && [ "$DDF_SOAK" != 1 ]; then
+			case ${f##*/} in dedup.sh | replay.sh) continue ;; esac
+		fi
+		echo "${f##*/}"
+	done
+	# The robustness suites need the debug kernel's detectors.
+	if [ "$lane" = debug ]; then
+		for f in "$DDF_ROOT"/tests/robust/*.sh; do
+			if [ -e "$f" ]; then echo "robust/${f##*/}"; fi
+		done
+	fi
+}
+
 # prepare NAME IMAGE TREE RELEASE|- KUNIT(0|1) SHELL(0|1)
 prepare() {
-	name=$1 tree=$3 rel=$4
+	name=$1 rel=$4
 	mkdir -p "$vm/$name"
-	build_modules "$name" "$tree" "${DDF_MODULE_MAKE_ARGS:-}" || return 1
-	tests=${DDF_VM_TESTS:-}
-	if [ -z "$tests" ]; then
-		for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
-			[ -e "$f" ] || continue
-			# Time: what these two check in the stock lanes, the debug
-			# lane's own suites cover under its detectors (replay
-			# parity: robust/malformed.sh over tcpdump's captures;
-			# deletion and unload under traffic, time windows:
-			# robust/churn.sh; the key on real skbs: KUnit). make
-			# soak runs them too.
-			if [ "$lane" = debug ] && [ "$DDF_SOAK" != 1 ]; then
-				case ${f##*/} in dedup.sh | replay.sh) continue ;; esac
-			fi
-			tests="$tests ${f##*/}"
-		done
-		# The robustness suites need the debug kernel's detectors.
-		if [ "$lane" = debug ]; then
-			for f in "$DDF_ROOT"/tests/robust/*.sh; do
-				if [ -e "$f" ]; then tests="$tests robust/${f##*/}"; fi
-			done
-		fi
-	fi
+	build_modules "$name" "$3" "${DDF_MODULE_MAKE_ARGS:-}" || return 1
+	stage "$name" "$rel" "$5" "$6" "$name" \
+		"${DDF_VM_TESTS:-$(lane_tests | paste -s -d ' ')}"
+}
+
+# stage NAME RELEASE|- KUNIT(0|1) SHELL(0|1) SRC TESTS: the initramfs of
+# the VM NAME ($vm/NAME/initrd.cpio), with the modules built in $vm/SRC
+# (two VMs of a lane may share one build); sets $virtio for boot.
+stage() {
+	name=$1 rel=$2
+	mkdir -p "$vm/$name"
+	tests=$6
 	case $lane in bench | demo) tests= ;; esac
 	# tests/netns/NAME.sh may be given as netns/NAME.sh (the VM has the
 	# scripts of tests/netns/ in /ddf/tests/ itself)
@@ -241,18 +255,17 @@ prepare() {
 		$(env | sed -n "s/^\(DDF_BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p")
 		$(env | sed -n "s/^\(DDF_FUZZ_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
 		$(env | sed -n "s/^\(DDF_RTNL_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
-		DDF_KUNIT=$5
-		DDF_SHELL=$6
-		DDF_TESTS="${tests# }"
+		DDF_KUNIT=$3
+		DDF_SHELL=$4
+		DDF_TESTS="$tests"
 		DDF_SOAK=$DDF_SOAK
 		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
 	EOC
 	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
-		"$vm/$name/src" "$vm/$name/lane.conf"
+		"$vm/$5/src" "$vm/$name/lane.conf" || return 1
 	cat "$vm/base.cpio" "$vm/$name/kernel.cpio" >"$vm/$name/initrd.cpio"
 }
 
-# check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-
 # The kernel's own style checker, from the debug tree, over every file
 # that builds into the kernel (the core, the module, the KUnit glue, uapi).
 checkpatch() {
@@ -269,28 +282,42 @@ checkpatch() {
 	fi
 }
 
+# check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-: build
+# the modules against TREE, boot IMAGE with them and judge it (run_vm).
 check() {
-	name=$1 image=$2 rel=$4 smp=$5 limit=$6 cmdline=$7 kunit=$8
-	log=$vm/$lane-$name.log
-	out=$vm/$lane-$name.out
+	name=$1 rel=$4
 	f0=$failed
 	echo "$lane: $name"
 	with_kunit=1
-	[ "$kunit" != - ] || with_kunit=0
+	[ "$8" != - ] || with_kunit=0
 	if ! prepare "$name" "$2" "$3" "$rel" "$with_kunit" 0; then
 		flunk "$name: build the modules and the initramfs (log: $vm/$name/modules.log)"
 		return
 	fi
+	build_warnings "$name"
+	run_vm "$name" "$2" "$5" "$6" "$7" "$8" "$f0"
+}
 
-	# Compiler and, where C=1 is given, sparse warnings about our sources.
-	grep -E '(warning|error):' "$vm/$name/modules.log" >"$vm/$name/warnings" || true
-	if [ -s "$vm/$name/warnings" ]; then
-		flunk "$name: the modules build with $(wc -l <"$vm/$name/warnings") warnings:"
-		head -n 20 "$vm/$name/warnings" | sed 's/^/       /'
+# build_warnings NAME: compiler and, where C=1 is given, sparse warnings
+# about our sources in $vm/NAME/modules.log.
+build_warnings() {
+	grep -E '(warning|error):' "$vm/$1/modules.log" >"$vm/$1/warnings" || true
+	if [ -s "$vm/$1/warnings" ]; then
+		flunk "$1: the modules build with $(wc -l <"$vm/$1/warnings") warnings:"
+		head -n 20 "$vm/$1/warnings" | sed 's/^/       /'
 	else
-		pass "$name: the modules build without warnings${DDF_MODULE_MAKE_ARGS:+ ($DDF_MODULE_MAKE_ARGS)}"
+		pass "$1: the modules build without warnings${DDF_MODULE_MAKE_ARGS:+ ($DDF_MODULE_MAKE_ARGS)}"
 	fi
+}
 
+# run_vm NAME IMAGE SMP TIMEOUT CMDLINE KUNIT_TOOL|- [FAILED_BEFORE]: boot
+# the VM NAME (staged: prepare or stage) and judge what it reports: power
+# off in time, KUnit (parsed when KUNIT_TOOL is given), each script, the
+# kernel log. On a failure since FAILED_BEFORE, the console's tail.
+run_vm() {
+	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 kunit=$6 f0=${7:-$failed}
+	log=$vm/$lane-$name.log
+	out=$vm/$lane-$name.out
 	t0=$(now)
 	rc=0
 	boot "$name" "$image" "$smp" "$limit" "$cmdline" || rc=$?
@@ -359,6 +386,65 @@ check() {
 	if [ "$failed" != "$f0" ]; then
 		show_tail "$log" "${DDF_VM_TAIL:-80}"
 	fi
+}
+
+# debug_lane KERNEL_DIR RELEASE: the debug kernel's run. With
+# $DDF_VM_DEBUG_JOBS at 2, two VMs of that kernel side by side, with the
+# same modules (built once): NAME-robust ($DDF_VM_SMP_DEBUG vCPUs, as some
+# suites drive both CPUs) runs KUnit and the robustness suites, NAME-netns
+# ($DDF_VM_SMP_DEBUG_NETNS vCPUs) the integration scripts; each judged on
+# its own (its kernel log, its kmemleak scan), their reports printed in
+# that order once both are done. At 1, or with no integration script to
+# run, one VM runs them all.
+debug_lane() {
+	kunit_tool=$1/src/tools/testing/kunit/kunit.py
+	robust='' netns=''
+	for t in ${DDF_VM_TESTS:-$(lane_tests)}; do
+		case $t in
+		robust/*) robust="$robust $t" ;;
+		*) netns="$netns $t" ;;
+		esac
+	done
+	if [ "$DDF_VM_DEBUG_JOBS" -lt 2 ] || [ -z "$netns" ]; then
+		check "$2" "$1/bzImage" "$1/build" - "$DDF_VM_SMP_DEBUG" \
+			"$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot "$kunit_tool"
+		return
+	fi
+	echo "$lane: $2 (two VMs: KUnit and the robustness suites; the integration scripts)"
+	mkdir -p "$vm/$2"
+	if ! build_modules "$2" "$1/build" "${DDF_MODULE_MAKE_ARGS:-}"; then
+		flunk "$2: build the modules (log: $vm/$2/modules.log)"
+		return
+	fi
+	build_warnings "$2"
+	for g in robust netns; do
+		rm -f "$vm/debug-$g.counts"
+		(
+			passed=0 failed=0
+			echo "$lane: $2-$g"
+			if [ $g = robust ]; then
+				tests=$robust smp=$DDF_VM_SMP_DEBUG kunit=$kunit_tool k=1
+			else
+				tests=$netns smp=$DDF_VM_SMP_DEBUG_NETNS kunit=- k=0
+			fi
+			if stage "$2-$g" - "$k" 0 "$2" "$tests"; then
+				run_vm "$2-$g" "$1/bzImage" "$smp" \
+					"$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot "$kunit"
+			else
+				flunk "$2-$g: make the initramfs"
+			fi
+			echo "$passed $failed" >"$vm/debug-$g.counts"
+		) >"$vm/debug-$g.report" 2>&1 &
+	done
+	wait
+	for g in robust netns; do
+		cat "$vm/debug-$g.report"
+		if read -r p f <"$vm/debug-$g.counts"; then
+			passed=$((passed + p)) failed=$((failed + f))
+		else
+			flunk "$2-$g: its run ended without counts"
+		fi
+	done
 }
 
 lane=${1:-}
@@ -501,9 +587,7 @@ else
 	if kdir=$("$DDF_QEMU/kernel.sh"); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
 		checkpatch "$kdir/src/scripts/checkpatch.pl"
-		check "$kver" "$kdir/bzImage" "$kdir/build" - \
-			"$DDF_VM_SMP_DEBUG" "$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot \
-			"$kdir/src/tools/testing/kunit/kunit.py"
+		debug_lane "$kdir" "$kver"
 	else
 		flunk "build the debug kernel"
 	fi
