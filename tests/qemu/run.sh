@@ -102,7 +102,7 @@ build_modules() {
 	done
 	# nf_ddf-nobtf.ko: the module as a build without pahole leaves it,
 	# for tests/netns/xdp.sh
-	{ make -C "$2" M="$src" ${3:-} modules &&
+	{ make -C "$2" M="$src" -j"$DDF_JOBS" -O ${3:-} modules &&
 		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
 		objcopy --remove-section=.BTF "$src/nf_ddf.ko" \
 			"$src/nf_ddf-nobtf.ko"; } \
@@ -267,13 +267,20 @@ stage() {
 }
 
 # The kernel's own style checker, from the debug tree, over every file
-# that builds into the kernel (the core, the module, the KUnit glue, uapi).
-checkpatch() {
+# that builds into the kernel (the core, the module, the KUnit glue, uapi):
+# checkpatch_start CHECKPATCH_PL starts it in the background (one CPU for
+# a while: it runs beside the module build and the VMs), checkpatch judges.
+checkpatch_start() {
 	cp_out=$vm/checkpatch.txt
 	(cd "$DDF_ROOT" && "$1" --no-tree -q -f \
 		$(ls ddf_core/*.[ch] ddf_core/env/kernel/*.h nf_ddf/*.[ch] \
 			tests/kunit/*.c uapi/linux/*.h \
-			uapi/linux/netfilter/*.h 2>/dev/null)) >"$cp_out" 2>&1 || true
+			uapi/linux/netfilter/*.h 2>/dev/null)) >"$cp_out" 2>&1 &
+	cp_pid=$!
+}
+
+checkpatch() {
+	wait "$cp_pid" || true
 	if grep -qE '^(WARNING|ERROR)' "$cp_out"; then
 		flunk "checkpatch: $(grep -cE '^(WARNING|ERROR)' "$cp_out") findings ($cp_out):"
 		grep -A2 -E '^(WARNING|ERROR)' "$cp_out" | head -n 20 | sed 's/^/       /'
@@ -398,7 +405,7 @@ run_vm() {
 # run, one VM runs them all.
 debug_lane() {
 	kunit_tool=$1/src/tools/testing/kunit/kunit.py
-	robust='' netns=''
+	robust='' netns='' pids=''
 	for t in ${DDF_VM_TESTS:-$(lane_tests)}; do
 		case $t in
 		robust/*) robust="$robust $t" ;;
@@ -435,8 +442,9 @@ debug_lane() {
 			fi
 			echo "$passed $failed" >"$vm/debug-$g.counts"
 		) >"$vm/debug-$g.report" 2>&1 &
+		pids="${pids:-} $!"
 	done
-	wait
+	for p in $pids; do wait "$p" || true; done
 	for g in robust netns; do
 		cat "$vm/debug-$g.report"
 		if read -r p f <"$vm/debug-$g.counts"; then
@@ -586,8 +594,9 @@ else
 	fi
 	if kdir=$("$DDF_QEMU/kernel.sh"); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
-		checkpatch "$kdir/src/scripts/checkpatch.pl"
+		checkpatch_start "$kdir/src/scripts/checkpatch.pl"
 		debug_lane "$kdir" "$kver"
+		checkpatch
 	else
 		flunk "build the debug kernel"
 	fi
