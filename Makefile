@@ -27,7 +27,8 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 .PHONY: all check check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/libxt_ddf.so $(B)/ddf_spangen \
+	$(B)/ddfpkt $(B)/replay.pcap $(B)/replay-port1.pcap \
+	$(B)/libxt_ddf.so $(B)/ddf_spangen \
 	$(ROBUST_BINS)
 
 help:
@@ -46,9 +47,11 @@ help:
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
+	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
+	@echo "make bench-key       instructions per frame of the key alone (callgrind)"
 	@echo "make bench           the papers' tables, every filter's speed and error"
 	@echo "                     rate against memory (build/bench/; not in check)"
 
@@ -103,6 +106,13 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
 		$(CTL_LIBS) -o $@
 
+# ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
+$(B)/ddfctl_prom_tests: tests/tools/test_prom.c $(CTL_SRCS) $(CTL_HDRS) \
+		$(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
+		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
+		$(CTL_LIBS) -o $@
+
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
@@ -143,15 +153,22 @@ $(B)/ddf_pcapgen: tests/tools/pcapgen.c
 $(B)/replay.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen mixed $@ >/dev/null
 
+# the same records as two capture ports see them (tests/netns/replay.sh)
+$(B)/replay-port1.pcap: $(B)/ddf_pcapgen
+	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
+
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
-		$(B)/ddf_pcapgen $(B)/robust/ddf_craft
+		$(B)/ddf_pcapgen $(B)/robust/ddf_craft $(B)/ddfctl_prom_tests
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
+	tests/tools/test_prom.sh $(B)
 	tests/tools/test_replay.sh $(B)
+	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline
 	tests/tools/test_install.sh $(B)
+	tests/tools/test_units.sh $(B)
 	tests/tools/test_docs.sh $(B)
 	tests/tools/test_completion.sh $(B)
 	tests/ddfbench/options.sh $(B)
@@ -235,6 +252,12 @@ define copy-ksrc
 endef
 KBUILD_DIR := $(B)/kmod/$(KVER)
 BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+# systemd/*.service name /usr/sbin/ddfctl: installed, they name PREFIX's.
+# /etc/ddf/ddf.rules and /etc/default/ddf are installed where absent and
+# uninstalled as installed: an edited one is the operator's.
+UNIT_SED := sed 's|/usr/sbin/ddfctl|$(PREFIX)/sbin/ddfctl|g'
 
 .PHONY: modules install install-modules install-tools uninstall dkms-src
 modules:
@@ -271,6 +294,13 @@ install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
 		>$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8
 	install -D -m 644 tools/ddfctl/ddfctl.bash \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+	mkdir -p $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	$(UNIT_SED) systemd/ddf.service \
+		>$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+	test -e $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules || install -D -m 644 \
+		systemd/ddf.rules $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules
+	test -e $(DESTDIR)$(SYSCONFDIR)/default/ddf || install -D -m 644 \
+		systemd/ddf.default $(DESTDIR)$(SYSCONFDIR)/default/ddf
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/nf_ddf.ko \
@@ -280,7 +310,12 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/ddfbench.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
-		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
+		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+	for f in ddf/ddf.rules:ddf.rules default/ddf:ddf.default; do \
+		cmp -s systemd/$${f#*:} $(DESTDIR)$(SYSCONFDIR)/$${f%:*} && \
+			rm -f $(DESTDIR)$(SYSCONFDIR)/$${f%:*}; \
+	done; rmdir $(DESTDIR)$(SYSCONFDIR)/ddf 2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # The module's sources where dkms looks for them; then
@@ -322,6 +357,13 @@ soak: setup all tcpdump-tests
 	@DDF_SOAK=1 DDF_TEST_TIMEOUT=3600 DDF_VM_TIMEOUT_DEBUG=10800 \
 		tests/qemu/run.sh debug
 
+# The key's fast path against its general walk over 10^8 frames (check-core
+# drives 10^6): DDF_KEYDIFF_SEED=S repeats a run.
+.PHONY: soak-key
+soak-key: $(B)/ddf_core_tests
+	DDF_KEYDIFF_FRAMES=$(or $(DDF_KEYDIFF_FRAMES),100000000) \
+		$(B)/ddf_core_tests ddf_key_diff
+
 # A shell in the VM with nf_ddf loaded: make vm-shell [LANE=debug|stock]
 vm-shell: all
 	@tests/qemu/run.sh shell $(or $(LANE),debug)
@@ -330,6 +372,16 @@ vm-shell: all
 .PHONY: bench-kernel bench-smoke
 $(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
+# The key alone (ddf_key_hash_link() over Ethernet frames): instructions
+# per frame under callgrind, build/bench/callgrind-key.jsonl.
+$(B)/ddf_keypath: tests/bench/keypath.c $(CORE_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
+
+.PHONY: bench-key
+bench-key: $(B)/ddf_keypath
+	@mkdir -p $(B)/bench
+	tests/bench/callgrind-key.sh $(B) $(B)/bench/callgrind-key.jsonl
 
 bench-kernel: setup all $(B)/ddf_hotpath
 	@tests/bench/run.sh full

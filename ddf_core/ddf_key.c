@@ -6,19 +6,8 @@
  * path: no allocation, a few hundred bytes of stack, and every read is
  * checked against the packet's length before the reader sees it.
  */
+#include "ddf_key_fast.h"
 #include "ddf_key_link.h"
-
-#define DDF_IPPROTO_HOPOPTS 0
-#define DDF_IPPROTO_ICMP 1
-#define DDF_IPPROTO_TCP 6
-#define DDF_IPPROTO_UDP 17
-#define DDF_IPPROTO_ROUTING 43
-#define DDF_IPPROTO_FRAGMENT 44
-#define DDF_IPPROTO_AH 51
-#define DDF_IPPROTO_ICMPV6 58
-#define DDF_IPPROTO_DSTOPTS 60
-#define DDF_IPPROTO_SCTP 132
-#define DDF_IPPROTO_UDPLITE 136
 
 int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 {
@@ -382,18 +371,6 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 
 /* ---- the key string, built in registers ---- */
 
-/* v's low n bytes, most significant first (big-endian on the wire). */
-static DDF_ALWAYS_INLINE void ddf_key_push_be(struct ddf_sipstate *st,
-					      uint64_t v, uint32_t n,
-					      int rounds)
-{
-	uint64_t w = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		w |= (v >> (8 * (n - 1 - i)) & 0xff) << (8 * i);
-	ddf_sip_push(st, w, n, rounds);
-}
-
 /*
  * The and-masks of the packet form's words (8 bytes from the packet's
  * start each): hm for words 0 and 1, where the ignored IP header bytes
@@ -514,84 +491,6 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 }
 
 /* ---- field form ---- */
-
-/*
- * The field form's string is put together in a small buffer, a few stores
- * a piece, and compressed a word at a time: pushing its one- and two-byte
- * pieces into the stream one by one cost more than the SipHash rounds.
- * The buffer starts with the bytes the stream has pending (a link layer's
- * tail), so its words are the stream's. Its head (up to the payload's
- * bytes) is at most 69 bytes (two IPv6 addresses and every other field);
- * a payload of up to DDF_KEY_READ_MAX bytes joins it, a longer one is
- * streamed from the packet after it.
- */
-#define DDF_KEY_FBUF (8 + 69 + DDF_KEY_READ_MAX + 16)
-
-/*
- * The count is kept apart from the bytes (b points at an array of the
- * caller's): byte stores may alias anything in their own object, so a
- * count beside them would be reloaded and stored again after each piece.
- */
-struct ddf_key_fbuf {
-	uint8_t *b;
-	uint32_t n;
-};
-
-/*
- * Append n (1..8) bytes given as a little-endian value w: all 8 bytes are
- * stored (the compiler merges the byte stores into one), the next piece
- * goes over those past n. No memcpy(): a fortified kernel checks each
- * call at run time, and one of variable length is a call.
- */
-static DDF_ALWAYS_INLINE void ddf_fbuf_put(struct ddf_key_fbuf *kb,
-					   uint64_t w, uint32_t n)
-{
-	uint8_t *d = kb->b + kb->n;
-
-	d[0] = (uint8_t)w;
-	d[1] = (uint8_t)(w >> 8);
-	d[2] = (uint8_t)(w >> 16);
-	d[3] = (uint8_t)(w >> 24);
-	d[4] = (uint8_t)(w >> 32);
-	d[5] = (uint8_t)(w >> 40);
-	d[6] = (uint8_t)(w >> 48);
-	d[7] = (uint8_t)(w >> 56);
-	kb->n += n;
-}
-
-/* Append the n bytes at d, 8 at a time. */
-static DDF_ALWAYS_INLINE void ddf_fbuf_copy(struct ddf_key_fbuf *kb,
-					    const uint8_t *d, uint32_t n)
-{
-	for (; n >= 8; n -= 8, d += 8)
-		ddf_fbuf_put(kb, ddf_sip_load_le64(d), 8);
-	if (n)
-		ddf_fbuf_put(kb, ddf_sip_partial(d, n), n);
-}
-
-/* Start kb with st's pending bytes, taking them out of st. */
-static DDF_ALWAYS_INLINE void ddf_fbuf_begin(struct ddf_key_fbuf *kb,
-					     struct ddf_sipstate *st)
-{
-	kb->n = 0;
-	ddf_fbuf_put(kb, st->tail, st->len & 7);
-	st->len -= kb->n;
-	st->tail = 0;
-}
-
-/* Compress kb's whole words into st, its last bytes pending; empty kb. */
-static DDF_ALWAYS_INLINE void ddf_fbuf_flush(struct ddf_key_fbuf *kb,
-					     struct ddf_sipstate *st,
-					     int rounds)
-{
-	uint32_t i;
-
-	for (i = 0; i + 8 <= kb->n; i += 8)
-		ddf_sip_compress(st, ddf_sip_load_le64(kb->b + i), rounds);
-	st->tail = ddf_sip_partial(kb->b + i, kb->n - i);
-	st->len += kb->n;
-	kb->n = 0;
-}
 
 /*
  * Append 0x01 and the n (at most 16) bytes at off when present and inside
@@ -860,11 +759,11 @@ static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 	return ret;
 }
 
-int ddf_key_hash_link(const struct ddf_key_spec *spec,
-		      const struct ddf_key_link *lk, ddf_key_read_t read,
-		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
-		      uint32_t hashfn, struct ddf_hash *out,
-		      struct ddf_key_info *info)
+int ddf_key_general(const struct ddf_key_spec *spec,
+		    const struct ddf_key_link *lk, ddf_key_read_t read,
+		    void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		    uint32_t hashfn, struct ddf_hash *out,
+		    struct ddf_key_info *info)
 {
 	struct ddf_key_level lv DDF_NOINIT;
 	struct ddf_key_pkt p DDF_NOINIT;
@@ -938,6 +837,57 @@ out:
 	if (info)
 		*info = p.ki;
 	return ret;
+}
+
+/*
+ * The fast path, then (unless alone) the general walk for a frame it does
+ * not take: one function, out of line, so that the common frame pays one
+ * call and the other frames none of the fast path's stack.
+ */
+static DDF_NOINLINE int
+ddf_key_fast_or_walk(const struct ddf_key_spec *spec,
+		     const struct ddf_key_link *lk, ddf_key_read_t read,
+		     void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		     uint32_t hashfn, struct ddf_hash *out,
+		     struct ddf_key_info *info, bool alone)
+{
+	int ret = ddf_fast_hash(spec, lk, read, ctx, len, key, hashfn, out,
+				info);
+
+	if (ret != DDF_KEY_FAST_NONE || alone)
+		return ret;
+	return ddf_key_general(spec, lk, read, ctx, len, key, hashfn, out,
+			       info);
+}
+
+int ddf_key_fast(const struct ddf_key_spec *spec,
+		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
+		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
+		 struct ddf_hash *out, struct ddf_key_info *info)
+{
+	if (!ddf_fast_may(spec, lk, read))
+		return DDF_KEY_FAST_NONE;
+	return ddf_key_fast_or_walk(spec, lk, read, ctx, len, key, hashfn,
+				    out, info, true);
+}
+
+/*
+ * The common frame (untagged Ethernet or bare IP, IPv4 without options
+ * or IPv6 without extension headers, whole, not a fragment, TCP or UDP,
+ * no tunnel) takes the fast path of ddf_key_fast.h, which gives the same
+ * answer; every other frame the general walk above.
+ */
+int ddf_key_hash_link(const struct ddf_key_spec *spec,
+		      const struct ddf_key_link *lk, ddf_key_read_t read,
+		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      uint32_t hashfn, struct ddf_hash *out,
+		      struct ddf_key_info *info)
+{
+	if (!ddf_fast_may(spec, lk, read))
+		return ddf_key_general(spec, lk, read, ctx, len, key, hashfn,
+				       out, info);
+	return ddf_key_fast_or_walk(spec, lk, read, ctx, len, key, hashfn,
+				    out, info, false);
 }
 
 int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,

@@ -13,8 +13,6 @@
 
 #include "ddf_key_priv.h"
 
-#define DDF_ETH_IPV4 0x0800u
-#define DDF_ETH_IPV6 0x86ddu
 #define DDF_ETH_8021Q 0x8100u
 #define DDF_ETH_8021AD 0x88a8u
 #define DDF_ETH_QINQ9100 0x9100u
@@ -23,8 +21,6 @@
 #define DDF_ETH_TEB 0x6558u /* transparent Ethernet bridging */
 #define DDF_ETH_ERSPAN2 0x88beu
 #define DDF_ETH_ERSPAN3 0x22ebu
-#define DDF_IPPROTO_UDP 17
-#define DDF_IPPROTO_GRE 47
 #define DDF_GTPU_MAX_EXT 8u
 
 static bool ddf_link_is_tag(uint16_t type)

@@ -26,6 +26,7 @@
 #include <net/xdp.h>
 
 #include "nf_ddf.h"
+#include "nf_ddf_xdp_frame.h"
 
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES)
 
@@ -51,24 +52,22 @@ __diag_ignore_all("-Wmissing-prototypes",
  * @ctx: the program's context
  * @rule_id: the rule's number (DDF_A_ID)
  *
+ * A multi-buffer frame (the program is loaded with XDP frags) is keyed
+ * whole, its fragments read as at netdev ingress (nf_ddf_xdp_frame.h).
+ *
  * Return: an enum ddf_xdp_verdict, or -ENOENT (no such rule in the
- * device's namespace), -EINVAL (not a netdev rule with hook none),
- * -E2BIG (a multi-buffer frame).
+ * device's namespace), -EINVAL (not a netdev rule with hook none).
  */
 NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 {
 	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
 	const struct net_device *dev = xdp->rxq->dev;
 	struct ddf_key_link lk = { DDF_LINK_NONE, 0, 0 };
-	struct ddf_key_flat flat;
 	struct nf_ddf_rule *rule;
 	struct ddf_key_info ki;
 	struct ddf_hash h;
 	int keyed, ret;
 
-	/* the program is loaded without frags, so this is a safety net */
-	if (xdp_buff_has_frags(xdp))
-		return -E2BIG;
 	/*
 	 * Drivers run XDP with BH disabled, which RCU honours, but not all
 	 * of them take the RCU read lock that lockdep looks for.
@@ -83,13 +82,10 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 		ret = -EINVAL;
 		goto out;
 	}
-	flat.data = xdp->data;
-	flat.len = xdp->data_end - xdp->data;
 	if (dev->type == ARPHRD_ETHER)
 		lk.type = DDF_LINK_ETHER;
-	keyed = ddf_key_hash_link(&rule->key, &lk, NULL, &flat,
-				  flat.len, &rule->sipkey, rule->hash_alg, &h,
-				  &ki);
+	keyed = nf_ddf_xdp_hash(&rule->key, &lk, xdp, &rule->sipkey,
+				rule->hash_alg, &h, &ki);
 	ret = nf_ddf_rule_judge(rule, nf_ddf_dev_slot(rule, dev), keyed, &h,
 				ki.len);
 out:

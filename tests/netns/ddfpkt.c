@@ -16,10 +16,12 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -29,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,15 +65,24 @@ static const char send_usage[] =
 	"  -n N             datagrams (10), indices FIRST .. FIRST+N-1\n"
 	"  -f FIRST         first index (0)\n"
 	"  -l LEN           payload bytes: \"ddfpkt INDEX\\n\" padded with 'x' (64)\n"
+	"  -X               the tag at the payload's end, behind the padding:\n"
+	"                   payloads that differ in their last bytes only\n"
+	"                   (recv counts only datagrams that start with it)\n"
 	"  -c N[,N...]      copies of datagram i: entry i % count, cycled (1)\n"
 	"  -w USEC          sleep between copies of a datagram (0)\n"
-	"  -W USEC          sleep between datagrams (0)\n"
+	"  -W USEC          sleep between datagrams (with -G: writes) (0)\n"
 	"  -t TTL           TTL or hop limit (64)\n"
 	"  -q TOS           TOS or traffic class byte (0)\n"
 	"  -e               IPv6: a destination options header before L4\n"
 	"  -F SIZE          fragments of at most SIZE bytes of data (a multiple\n"
 	"                   of 8), IP ID or fragment id 0x1000 + i\n"
 	"                   (IPv6 hosts drop a first fragment without L4 header)\n"
+	"  -G N             tcp: the datagrams as the segments of one stream\n"
+	"                   (sequence number 1000 + i x LEN, flags ACK, LEN at\n"
+	"                   least 18), N in a write: one packet that the kernel\n"
+	"                   cuts into N segments (GSO) and sends back to back,\n"
+	"                   as a burst; the checksum is the kernel's (-c 1, no\n"
+	"                   -I -F -e -w -X)\n"
 	"Unfragmented IPv4 packets carry DF and IP ID 0x100 + i. Numbers may be\n"
 	"given in hex with 0x. Prints \"ddfpkt: sent D datagrams, P packets\".\n";
 
@@ -121,7 +133,9 @@ struct send_opts {
 	unsigned int copies[MAX_SPEC], ncopies;
 	unsigned long copy_gap, dgram_gap;	/* microseconds */
 	unsigned long frag;		/* data bytes per fragment, 0: none */
+	unsigned long gso;		/* -G: segments a write, 0: none */
 	bool dstopts;
+	bool tag_last;			/* -X */
 };
 
 static const char *cmd = "ddfpkt";
@@ -304,8 +318,13 @@ static size_t build_datagram(const struct send_opts *o, uint32_t i,
 		break;
 	}
 	l4len = hlen + plen;
-	memcpy(l4 + hlen, text, n);
-	memset(l4 + hlen + n, 'x', plen - n);
+	if (o->tag_last) {
+		memset(l4 + hlen, 'x', plen - n);
+		memcpy(l4 + hlen + plen - n, text, n);
+	} else {
+		memcpy(l4 + hlen, text, n);
+		memset(l4 + hlen + n, 'x', plen - n);
+	}
 	/* ICMP for IPv4 is the one checksum without a pseudo-header. */
 	if (o->proto != IPPROTO_ICMP)
 		sum = pseudo_sum(o, l4len);
@@ -323,6 +342,40 @@ static size_t build_datagram(const struct send_opts *o, uint32_t i,
 		buf[3] = 4;
 	}
 	return ext + l4len;
+}
+
+/*
+ * -G: datagrams @i .. @i + @m - 1 as the bytes after the IP header of one
+ * TCP packet of @m segments of o->len bytes, for the kernel to cut (GSO).
+ * Flags ACK alone, so that every segment is the same whatever train it is
+ * cut from (the kernel keeps PSH on the last only); the checksum field
+ * holds the pseudo-header sum, as checksum offload wants it. Returns the
+ * length.
+ */
+static size_t build_train(const struct send_opts *o, uint32_t i,
+			  unsigned long m, uint8_t *buf)
+{
+	size_t l4len = 20 + m * o->len;
+	uint8_t *p = buf + 20;
+	unsigned long k;
+	char text[32];
+	int n;
+
+	memset(buf, 0, 20);
+	put16(buf, o->sport);
+	put16(buf + 2, o->dport);
+	put32(buf + 4, 1000 + i * (uint32_t)o->len);
+	put32(buf + 8, 1);
+	buf[12] = 5 << 4;
+	buf[13] = TCP_ACK;
+	put16(buf + 14, 512);
+	for (k = 0; k < m; k++, p += o->len) {
+		n = snprintf(text, sizeof(text), "ddfpkt %lu\n", i + k);
+		memcpy(p, text, n);
+		memset(p + n, 'x', o->len - n);
+	}
+	put16(buf + 16, ~csum_fold(pseudo_sum(o, l4len)) & 0xffff);
+	return l4len;
 }
 
 /*
@@ -431,6 +484,46 @@ static void send_packet(int fd, const struct send_opts *o,
 }
 
 /*
+ * -G: the packet @pkt of @m segments behind a virtio_net_hdr that asks the
+ * kernel to cut it (one segment: only to fill in the checksum), in a frame
+ * from @src, as SOCK_DGRAM would have sent it: a virtio_net_hdr needs
+ * SOCK_RAW, and its offsets count from the MAC header.
+ */
+static void send_train(int fd, const struct send_opts *o,
+		       const uint8_t src[ETH_ALEN], const uint8_t *pkt,
+		       size_t len, unsigned long m)
+{
+	static uint8_t buf[sizeof(struct virtio_net_hdr) + ETH_HLEN + IP6_HLEN +
+			   65536];
+	uint8_t *eth = buf + sizeof(struct virtio_net_hdr);
+	size_t iphlen = o->family == AF_INET ? IP4_HLEN : IP6_HLEN;
+	struct virtio_net_hdr vh = {
+		.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM,
+		.gso_type = m < 2 ? VIRTIO_NET_HDR_GSO_NONE :
+			    o->family == AF_INET ? VIRTIO_NET_HDR_GSO_TCPV4 :
+						   VIRTIO_NET_HDR_GSO_TCPV6,
+		.hdr_len = htole16(ETH_HLEN + iphlen + 20),
+		.gso_size = htole16(o->len),
+		.csum_start = htole16(ETH_HLEN + iphlen),
+		.csum_offset = htole16(16),
+	};
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(o->family == AF_INET ?
+				      ETH_P_IP : ETH_P_IPV6),
+		.sll_ifindex = o->path[0].ifindex,
+	};
+
+	memcpy(buf, &vh, sizeof(vh));
+	memcpy(eth, o->path[0].mac, ETH_ALEN);
+	memcpy(eth + ETH_ALEN, src, ETH_ALEN);
+	memcpy(eth + 2 * ETH_ALEN, &sll.sll_protocol, 2);
+	memcpy(eth + ETH_HLEN, pkt, len);
+	send_ll(fd, &sll, o->path[0].ifname, buf, sizeof(vh) + ETH_HLEN + len,
+		"");
+}
+
+/*
  * A whole Ethernet frame as captured, MAC addresses and tags included
  * (SOCK_RAW): the receiving side sees exactly these bytes.
  */
@@ -487,6 +580,7 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 		{ 'w', 0, 60000000, &o->copy_gap },
 		{ 'W', 0, 60000000, &o->dgram_gap },
 		{ 'F', 8, 65528, &o->frag },
+		{ 'G', 1, 65535, &o->gso },
 	};
 	const char *proto = "udp", *src = NULL, *dst = NULL;
 	unsigned int mac_set = 0;	/* bit 0: -m, bit 1: -M */
@@ -495,7 +589,7 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-				":i:m:I:M:s:d:p:c:eht:T:S:D:n:f:l:q:w:W:F:",
+				":i:m:I:M:s:d:p:c:eXht:T:S:D:n:f:l:q:w:W:F:G:",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -522,6 +616,9 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 			break;
 		case 'e':
 			o->dstopts = true;
+			break;
+		case 'X':
+			o->tag_last = true;
 			break;
 		case 'h':
 			fputs(send_usage, stdout);
@@ -574,6 +671,18 @@ static void parse_send(int argc, char **argv, struct send_opts *o)
 		usage_err("-F wants a multiple of 8, not %lu", o->frag);
 	if ((uint64_t)o->first + o->count > (uint64_t)UINT32_MAX + 1)
 		usage_err("-f FIRST plus -n N runs past index %u", UINT32_MAX);
+	if (o->gso) {
+		if (o->proto != IPPROTO_TCP)
+			usage_err("-G cuts TCP segments: give -p tcp");
+		if (o->ncopies != 1 || o->copies[0] != 1 || o->npaths != 1 ||
+		    o->frag || o->dstopts || o->copy_gap || o->tag_last)
+			usage_err("-G sends each datagram once on one path: no -c, -I, -F, -e, -w or -X");
+		if (o->len < 18)
+			usage_err("-G wants -l of at least 18, the longest text");
+		if (o->gso * o->len > 65535 - IP6_HLEN - 20)
+			usage_err("-G %lu segments of -l %lu bytes are longer than IP allows",
+				  o->gso, o->len);
+	}
 	/* What the IPv4 total length or the IPv6 payload length can say. */
 	max_data = o->family == AF_INET ? 65535 - IP4_HLEN : 65535 - EXT_HLEN;
 	if ((o->dstopts ? EXT_HLEN : 0) + 20 + o->len > max_data)
@@ -589,6 +698,7 @@ static int cmd_send(int argc, char **argv)
 		.copies = { 1 }, .ncopies = 1,
 	};
 	unsigned long k, j, datagrams = 0, packets = 0;
+	uint8_t src_mac[ETH_ALEN];
 	int fd;
 
 	cmd = "ddfpkt send";
@@ -597,7 +707,39 @@ static int cmd_send(int argc, char **argv)
 	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		sys_err("an AF_PACKET socket (root or CAP_NET_RAW needed)");
-	for (k = 0; k < o.count; k++) {
+	if (o.gso) {
+		struct ifreq ifr = { 0 };
+		int one = 1;
+
+		close(fd);
+		fd = socket(AF_PACKET, SOCK_RAW, 0);
+		if (fd < 0)
+			sys_err("an AF_PACKET socket (root or CAP_NET_RAW needed)");
+		if (setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR, &one,
+			       sizeof(one)))
+			sys_err("PACKET_VNET_HDR");
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s",
+			 o.path[0].ifname);
+		if (ioctl(fd, SIOCGIFHWADDR, &ifr))
+			sys_err("the MAC address of %s", o.path[0].ifname);
+		memcpy(src_mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	}
+	for (k = 0; o.gso && k < o.count; k += j) {
+		static uint8_t pkt[IP6_HLEN + 65536];
+		uint32_t i = o.first + k;
+		size_t dlen, len;
+
+		j = o.count - k < o.gso ? o.count - k : o.gso;
+		if (k && o.dgram_gap)
+			sleep_us(o.dgram_gap);
+		dlen = build_train(&o, i, j, data);
+		len = build_packet(&o, i, o.path[0].ttl, data, 0, dlen, false,
+				   false, pkt);
+		send_train(fd, &o, src_mac, pkt, len, j);
+		datagrams += j;
+		packets += j;
+	}
+	for (k = 0; !o.gso && k < o.count; k++) {
 		uint32_t i = o.first + k;
 		unsigned int copies = o.copies[i % o.ncopies];
 		size_t dlen = build_datagram(&o, i, data);

@@ -5,7 +5,10 @@
 # (replay.pcap: ddf_pcapgen mixed, 96 IPv4 and IPv6 packets, UDP, TCP, ICMP
 # and ICMPv6 echo, some copies one hop older) goes through a veth into a
 # namespace with a ddf rule, and through ddfctl replay with the same words
-# and seed; every packet's verdict must be the same.
+# and seed; every packet's verdict must be the same. Then the same records
+# split over two ports (replay-port1.pcap, replay-port2.pcap) go through two
+# veths into a rule that sees both, against ddfctl replay over the two
+# captures merged by time: see "Two ports" below.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/replay.sh
 #
@@ -35,6 +38,8 @@ set -e
 exec 3>&1
 export LANG=C
 rcv="ddf-$$-rcv"
+snd="ddf-$$-snd"
+rcv2="ddf-$$-rcv2"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${DDF_MODULES:=$(cd "$here/../.." && pwd)}"
 module=$DDF_MODULES/nf_ddf.ko
@@ -52,6 +57,8 @@ cleanup() {
 	set +e
 	exec 2>/dev/null
 	ip netns del "$rcv"
+	ip netns del "$snd"
+	ip netns del "$rcv2"
 	rm -rf "$tmp"
 	loaded && rmmod nf_ddf
 	exit
@@ -163,5 +170,175 @@ same_verdicts u filter qqhtd window 6 fpr 1e-3 proto udp ignore none \
 	hash siphash24 seed $seed action mark 0x1 >&3
 passed "udp, ignore none, qqhtd, siphash24: the kernel's verdicts are replay's"
 
+# --- Two ports ----------------------------------------------------------------
+#
+# The copies of a packet arrive on two ports, and ddfctl replay takes one
+# capture per port, merged by time. replay-port1.pcap and replay-port2.pcap
+# (ddf_pcapgen ports; port 2 in microseconds) hold the records of
+# replay.pcap, the copies of a datagram on both ports, the first on either.
+# Each record is sent, one at a time in the order replay merges them (the
+# log's port and record columns), out of p1 or p2 into q1 or q2, and every
+# verdict of a rule that sees both ports must be replay's over the two files.
+#
+# ┌──────────────────┐      ┌──────────────────────────────────────────┐
+# │ $snd             │      │ $rcv2                                    │
+# │  p1 (no address) ┼──────┼─ q1 10.0.1.2 fd00:1::2                   │
+# │  p2 (no address) ┼──────┼─ q2 10.0.2.2 fd00:2::2                   │
+# │  (IPv6 off)      │      │ rule NAME WORDS: prerouting, no iif;     │
+# └──────────────────┘      │ or netdev ingress, dev q1,q2             │
+#                           └──────────────────────────────────────────┘
+#
+# A rule of an IP family without iif sees the prerouting hook of every
+# device, lo's too; a rule of family netdev names both devices, and counts
+# per device what replay counts per file. The receiver's answers
+# leave by q1 into $snd, where nothing has an address or IPv6, to a
+# neighbour entry of p1's MAC: no address resolution fails, so no ICMP
+# error comes back to the receiver by lo, and nothing but the records sent
+# enters $rcv2.
+
+ports=("$here/replay-port1.pcap" "$here/replay-port2.pcap")
+[[ -e ${ports[0]} ]] ||
+	ports=("$here/../../build/replay-port1.pcap" "$here/../../build/replay-port2.pcap")
+
+# kernel_verdicts_ports NAME (in $rcv2): "K duplicate|new|none" per line
+# "K V PORT R" of replay's merged log on stdin, record R of port PORT's
+# file sent out of pPORT ($port_send "ip": its IP packet to qPORT's MAC;
+# "frames": the whole frame, as a mirror port delivers it), from the rule's
+# counters as in kernel_verdicts
+kernel_verdicts_ports() {
+	local name=$1 k v port r p d p0=0 d0=0 tries out sent i fd
+	local -a to from args
+	for i in 1 2; do
+		rm -f "$tmp/step$i" "$tmp/sent$i"
+		mkfifo "$tmp/step$i" "$tmp/sent$i"
+		args=(-i "p$i" -m "$(cat "/sys/class/net/q$i/address")")
+		[[ $port_send == frames ]] && args=(-E -i "p$i")
+		args+=("$port1")
+		[[ $i == 2 ]] && args[-1]=$port2
+		ip netns exec "$snd" ddfpkt replay -S "${args[@]}" \
+			<"$tmp/step$i" >"$tmp/sent$i" 2>/dev/null &
+		exec {fd}>"$tmp/step$i"
+		to[i]=$fd
+		exec {fd}<"$tmp/sent$i"
+		from[i]=$fd
+	done
+	while read -r k v port r; do
+		echo >&"${to[port]}"
+		read -r sent _ <&"${from[port]}" ||
+			{ echo "ddfpkt (port $port) stopped" >&2; return 1; }
+		[[ $sent == "$r" ]] ||
+			{ echo "port $port: ddfpkt sent $sent, not $r" >&2; return 1; }
+		tries=0
+		while :; do
+			# the rule's line, not its devices' lines below it
+			out=$(ddfctl stats "$name")
+			out=${out%%$'\n'*}
+			[[ $out =~ \ packets\ ([0-9]+)\ .*\ duplicates\ ([0-9]+)\  ]] ||
+				{ echo "no counters: $out" >&2; return 1; }
+			p=${BASH_REMATCH[1]}
+			d=${BASH_REMATCH[2]}
+			[[ $p == "$p0" && $v != none ]] || break
+			((++tries < 40)) || break
+			sleep 0.05
+		done
+		if ((d > d0)); then
+			echo "$k duplicate"
+		elif ((p > p0)); then
+			echo "$k new"
+		else
+			echo "$k none"
+		fi
+		p0=$p
+		d0=$d
+	done
+	for i in 1 2; do
+		eval "exec ${to[i]}>&- ${from[i]}<&-"
+	done
+	wait
+}
+
+# same_verdicts_ports NAME ip|frames WORDS...: the rule NAME (WORDS) in
+# $rcv2 against ddfctl replay over the two ports' files with the same
+# WORDS, every packet's verdict, and the rule's totals against replay's
+same_verdicts_ports() {
+	local name=$1 t0=$SECONDS
+	export port_send=$2
+	shift 2
+	ddfctl replay "${ports[@]}" "$@" -l "$tmp/plog" >"$tmp/psum"
+	pretty replay "$(grep '^packets ' "$tmp/psum")"
+	awk '{ v = $2; if (v != "new" && v != "duplicate") v = "none"
+	       print $1, v, $4, $5 }' "$tmp/plog" >"$tmp/poffline"
+	pretty rcv2 "ddfctl rule add $name $*"
+	ip netns exec "$rcv2" ddfctl rule add "$name" "$@"
+	ip netns exec "$rcv2" bash -c "kernel_verdicts_ports $name" \
+		<"$tmp/poffline" >"$tmp/pkernel" ||
+		fail "rule $name: the packets could not be sent one by one"
+	ip netns exec "$rcv2" ddfctl stats "$name" | tee "$tmp/pstats" >&3
+	cut -d' ' -f1,2 "$tmp/poffline" >"$tmp/pverdicts"
+	if ! cmp -s "$tmp/pkernel" "$tmp/pverdicts"; then
+		echo "packet, kernel, ddfctl replay:" >&2
+		awk 'NR == FNR { k[$1] = $2; next }
+		     k[$1] != $2 { print $1, k[$1], $2 }' \
+			"$tmp/pkernel" "$tmp/poffline" >&2
+		fail "rule $name: the kernel and ddfctl replay over two ports disagree"
+	fi
+	# the totals: replay's summary line is the rule's stats line
+	[[ $(head -1 "$tmp/pstats") == "$name: $(grep '^packets ' "$tmp/psum")" ]] ||
+		fail "rule $name: the counters are not replay's: $(head -1 "$tmp/pstats")"
+	# a rule over both devices: each one's line is its port file's
+	if [[ $port_send == frames ]]; then
+		for i in 1 2; do
+			want=$(grep -F "  ${ports[i - 1]}: " "$tmp/psum" |
+				sed 's/.*: packets /packets /')
+			got=$(sed -n "s/^    dev q$i: //p" "$tmp/pstats")
+			[[ -n $want && $got == "$want" ]] ||
+				fail "rule $name: q$i counted '$got', replay's file $i '$want'"
+		done
+	fi
+	ip netns exec "$rcv2" ddfctl rule del "$name"
+	total=$((total + $(wc -l <"$tmp/plog")))
+	rules=$((rules + 1))
+	echo "$name: two ports, $(grep -c ' duplicate$' "$tmp/pkernel") duplicates," \
+		"$(grep -c ' new$' "$tmp/pkernel") new," \
+		"$(grep -c ' none$' "$tmp/pkernel") not the rule's" \
+		"($((SECONDS - t0)) s)"
+}
+export -f kernel_verdicts_ports
+export snd tmp
+export port1=${ports[0]} port2=${ports[1]}
+
+rules=3
+if [[ -e ${ports[0]} && -e ${ports[1]} ]]; then
+	pp ip netns add "$snd"
+	ip netns add "$rcv2"
+	ip -n "$rcv2" link set up dev lo
+	for i in 1 2; do
+		ip -n "$snd" link add "p$i" type veth peer name "q$i" netns "$rcv2"
+		ip netns exec "$snd" sysctl -qw "net.ipv6.conf.p$i.disable_ipv6=1"
+		ip -n "$rcv2" addr add "10.0.$i.2/24" dev "q$i"
+		ip -n "$rcv2" addr add "fd00:$i::2/64" dev "q$i" nodad
+		ip -n "$snd" link set up dev "p$i"
+		ip -n "$rcv2" link set up dev "q$i" promisc on
+	done
+	p1mac=$(mac "$snd" p1)
+	ip -n "$rcv2" neigh add 10.0.1.1 lladdr "$p1mac" dev q1 nud permanent
+	ip -n "$rcv2" neigh add fd00:1::1 lladdr "$p1mac" dev q1 nud permanent
+
+	# Test that a rule over both ports (prerouting, no iif) decides as
+	# replay over one capture per port, merged by time: the copies of a
+	# datagram on either port, the ports' files in nano- and microseconds
+	same_verdicts_ports two ip filter exact window 8 seed $seed >&3
+	passed "two ports, exact window 8: the kernel's verdicts are replay's over the two captures"
+
+	# Test that a rule of family netdev over both devices (the whole
+	# frames, as mirror ports deliver them) decides as replay over the
+	# two captures, and that each device's counters are its file's
+	same_verdicts_ports span frames family netdev hook ingress \
+		dev q1,q2 filter exact window 8 seed $seed action mark 0x1 >&3
+	passed "two ports, family netdev dev q1,q2: the kernel's verdicts are replay's over the two captures, and each device's counters its file's"
+else
+	echo "two ports: skipped: no ${ports[0]} (make builds build/replay-port1.pcap)" >&3
+fi
+
 echo "replay: the kernel and ddfctl replay agree on every packet" \
-	"($total packet verdicts, 3 rules)" >&3
+	"($total packet verdicts, $rules rules)" >&3

@@ -7,8 +7,12 @@
 # XDP program (ddfctl xdp attach), must leave on the port exactly what
 # ddf_spangen says a rule keeps, byte for byte, in native mode (veth) and
 # in generic mode, as ddfctl replay keeps them offline; decide as a netdev
-# ingress rule does on the same frames; count what it dropped; pass everything once detached or once its
-# rule is gone; and hold the module while attached.
+# ingress rule does on the same frames; count what it dropped; take jumbo
+# frames (MTU 9000, multi-buffer XDP) natively and key them whole; pass
+# everything once detached or once its rule is gone; and hold the module
+# while attached. save writes the attachments, restore brings them back
+# after a module reload, and apply replaces only the rules whose lines
+# changed.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/xdp.sh
 #   (ddfctl, ddfpkt, ddf_spangen and tcpdump in $PATH)
@@ -134,6 +138,90 @@ R ddfctl rule del viaxdp
 R ddfctl rule del viahook
 passed "XDP and the netdev ingress hook: the same decisions"
 
+# Test that jumbo frames take the program: with MTU 9000 at both ends of
+# the veth (which then hands XDP multi-buffer frames, and refuses a program
+# not declared for them), it attaches natively and keys each frame whole.
+# UDP datagrams of 9000 bytes, IPv4 and IPv6, whose payloads differ only
+# in their last bytes (behind the linear part), every other one sent twice:
+# tcpdump on m0 gets each once, byte for byte what ddfctl replay keeps of
+# what left s0; the rule counts every frame with its 9000 bytes and the
+# copies; natively and in generic mode. Then a netdev ingress rule counts
+# the same frames as XDP does, under the whole-packet and the frame key.
+jumbo_words="max-bytes 65535 ignore ttl,ipv4csum,ipid,l4csum"
+jn=40 # datagrams per family: even indices twice, odd ones once
+jframes=$((2 * jn * 3 / 2))
+jcopies=$((2 * jn / 2))
+jumbo_send() {
+	local m out4 out6
+	m=$(mac "$rcv" m0)
+	out4=$(S taskset -c 0 ddfpkt send -i s0 -m "$m" -s 10.9.0.1 \
+		-d 10.9.0.2 -n $jn -l 8972 -c 2,1 -X -W 200)
+	out6=$(S taskset -c 0 ddfpkt send -i s0 -m "$m" -s fd00::1 \
+		-d fd00::2 -n $jn -l 8952 -c 2,1 -X -W 200)
+	expect_eq "$out4 $out6" "ddfpkt: sent $jn datagrams, $((jn * 3 / 2)) packets ddfpkt: sent $jn datagrams, $((jn * 3 / 2)) packets" \
+		"jumbo datagrams sent"
+}
+# jumbo_wait RULE: until RULE has counted every frame (or 10 s passed)
+jumbo_wait() {
+	for _ in $(seq 50); do
+		(($(rule_ctr "$rcv" "$1" packets) >= jframes)) && return
+		sleep 0.2
+	done
+}
+R ip link set m0 mtu 9000
+S ip link set s0 mtu 9000
+for mode in native generic; do
+	# shellcheck disable=SC2086
+	R ddfctl rule add jumbo family netdev hook none dev m0 $rule \
+		$jumbo_words action drop
+	R ddfctl xdp attach dev m0 rule jumbo mode $mode
+	R ddfctl xdp show | grep -q "^m0: $mode rule jumbo " ||
+		fail "jumbo: not attached in $mode mode: $(ip netns exec "$rcv" ddfctl xdp show)"
+	cap_start "$snd" s0 "jumbo-sent-$mode"
+	cap_start "$rcv" m0 "jumbo-$mode"
+	jumbo_send
+	cap_stop "jumbo-sent-$mode" "$jframes" "jumbo-$mode" $((2 * jn))
+	expect_eq "${got[jumbo-sent-$mode]}" "$jframes" "jumbo ($mode): frames out of s0"
+	expect_eq "${got[jumbo-$mode]}" $((2 * jn)) "jumbo ($mode): frames tcpdump got on m0"
+	expect_eq "$(rule_ctr "$rcv" jumbo packets)" "$jframes" "jumbo ($mode): packets"
+	expect_eq "$(rule_ctr "$rcv" jumbo bytes)" $((jframes * 9000)) "jumbo ($mode): bytes (9000 a packet)"
+	expect_eq "$(rule_ctr "$rcv" jumbo duplicates)" "$jcopies" "jumbo ($mode): duplicates"
+	expect_eq "$(rule_ctr "$rcv" jumbo dropped)" "$jcopies" "jumbo ($mode): dropped"
+	expect_eq "$(rule_ctr "$rcv" jumbo unparsed)" 0 "jumbo ($mode): unparsed"
+	R ddfctl xdp detach dev m0
+	R ddfctl rule del jumbo
+	# shellcheck disable=SC2086
+	ddfctl replay "$tmp/jumbo-sent-$mode.pcap" -w "$tmp/jumbo-replay-$mode.pcap" \
+		family netdev hook none dev m0 $rule $jumbo_words action drop \
+		>"$tmp/sum" || fail "ddfctl replay: $(cat "$tmp/sum")"
+	grep -q "^packets $jframes .* duplicates $jcopies dropped $jcopies " "$tmp/sum" ||
+		fail "jumbo ($mode): ddfctl replay counts other packets: $(cat "$tmp/sum")"
+	same_bytes "$tmp/jumbo-$mode.pcap" "$tmp/jumbo-replay-$mode.pcap" "jumbo ($mode)"
+	pretty rcv "jumbo ($mode): tcpdump -i m0 got $((2 * jn)) of $jframes frames of 9014 bytes, $jcopies dropped"
+done
+for key in "$jumbo_words" "key frame"; do
+	# shellcheck disable=SC2086
+	R ddfctl rule add viaxdp family netdev hook none dev m0 $rule $key action count
+	# shellcheck disable=SC2086
+	R ddfctl rule add viahook family netdev hook ingress dev m0 $rule $key action count
+	R ddfctl xdp attach dev m0 rule viaxdp mode native >/dev/null
+	jumbo_send
+	jumbo_wait viahook
+	for w in packets bytes duplicates unparsed; do
+		x=$(rule_ctr "$rcv" viaxdp "$w")
+		expect_eq "$(rule_ctr "$rcv" viahook "$w")" "$x" "jumbo, $key: $w: ingress hook vs XDP"
+	done
+	expect_eq "$(rule_ctr "$rcv" viaxdp packets)" "$jframes" "jumbo, $key: packets"
+	expect_eq "$(rule_ctr "$rcv" viaxdp duplicates)" "$jcopies" "jumbo, $key: duplicates"
+	pretty rcv "jumbo, $key: XDP and ingress: $x unparsed, $(rule_ctr "$rcv" viaxdp packets) packets, $(rule_ctr "$rcv" viaxdp bytes) bytes, $(rule_ctr "$rcv" viaxdp duplicates) duplicates each"
+	R ddfctl xdp detach dev m0
+	R ddfctl rule del viaxdp
+	R ddfctl rule del viahook
+done
+R ip link set m0 mtu 1500
+S ip link set s0 mtu 1500
+passed "jumbo frames (MTU 9000): native XDP keys them whole, as netdev ingress does"
+
 # Test that show lists the attachment, that wrong requests are refused in
 # words, and that detach restores full delivery.
 R ddfctl rule add span family netdev hook none dev m0 $rule action drop
@@ -214,6 +302,134 @@ R ddfctl xdp detach dev m0
 pp rmmod nf_ddf
 pp insmod "$module"
 passed "the module is held while attached; a deleted rule passes everything"
+
+# Test that save writes each port's XDP attachment after the rules, in the
+# mode it has, and that after a module reload restore brings the rules and
+# the attachments back: the port has ddf's program again, in that mode,
+# tcpdump on it gets each packet once, and save writes the same file.
+n=$(want ttl default records)
+k=$(want ttl default kept)
+d=$(want ttl default duplicates)
+R ip link add d0 type dummy
+R ip link set d0 up
+R ddfctl rule add span family netdev hook none dev m0 $rule action drop
+# (rules other than span of a kind sized at once: apbbf's sizing costs
+# seconds under emulation)
+small="filter qqhtd window 1000"
+R ddfctl rule add dum family netdev hook none dev d0 $small action drop
+R ddfctl rule add ip family inet hook prerouting filter exact window 1000 action count
+R ddfctl xdp attach dev m0 rule span mode native >/dev/null
+R ddfctl xdp attach dev d0 rule dum mode generic >/dev/null
+R ddfctl save >"$tmp/saved"
+sed 's/^/    /' "$tmp/saved" >&3
+expect_eq "$(head -n 3 "$tmp/saved" | cut -d' ' -f1-3 | tr '\n' ' ')" \
+	"rule add span rule add dum rule add ip " "save: the rule lines first"
+expect_eq "$(tail -n +4 "$tmp/saved" | sort | tr '\n' '|')" \
+	"xdp attach dev d0 rule dum mode generic|xdp attach dev m0 rule span mode native|" \
+	"save: the xdp lines"
+R ddfctl xdp detach dev m0
+R ddfctl xdp detach dev d0
+R ddfctl rule flush
+pp rmmod nf_ddf
+pp insmod "$module"
+R ddfctl restore <"$tmp/saved"
+R ddfctl xdp show | tee "$tmp/show" >&3
+grep -q "^m0: native rule span (id [0-9]*)$" "$tmp/show" &&
+	grep -q "^d0: generic rule dum (id [0-9]*)$" "$tmp/show" ||
+	fail "xdp show after restore: $(cat "$tmp/show")"
+R ddfctl save >"$tmp/resaved"
+cmp -s "$tmp/saved" "$tmp/resaved" ||
+	fail "save after restore differs: $(diff "$tmp/saved" "$tmp/resaved")"
+cap_start "$rcv" m0 restored
+mirror ttl
+cap_stop restored "$k"
+expect_eq "${got[restored]}" "$k" "after restore: frames tcpdump got on m0"
+same_bytes "$tmp/restored.pcap" "$tmp/ttl/kept-default.pcap" "after restore"
+expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "after restore: dropped"
+pretty rcv "after rmmod, insmod and restore: tcpdump -i m0 got $k of $n frames, $d dropped"
+passed "save and restore across a module reload: the rules, and their XDP programs in their modes"
+
+# Test that a restore whose attachment fails undoes itself: m0 has span's
+# program, so a file that attaches another rule there adds its rules,
+# fails on the xdp line, and deletes them again; m0 keeps its program.
+printf '%s\n' "rule add x1 family inet hook prerouting $small action count" \
+	"rule add x2 family netdev hook none dev m0 $small" \
+	"xdp attach dev m0 rule x2 mode native" >"$tmp/clash"
+if ip netns exec "$rcv" ddfctl restore "$tmp/clash" 2>"$tmp/err"; then
+	fail "restore of a second program for m0 succeeded"
+fi
+pretty rcv "ddfctl restore (clash): $(tr '\n' ' ' <"$tmp/err")"
+grep -qF "restore: line 3 was refused; the 2 rules added before it were deleted again" "$tmp/err" ||
+	fail "restore (clash) says: $(cat "$tmp/err")"
+R ddfctl save >"$tmp/after"
+cmp -s "$tmp/saved" "$tmp/after" ||
+	fail "a failed restore left: $(diff "$tmp/saved" "$tmp/after")"
+passed "restore all or nothing: an attachment refused deletes the rules it added"
+
+# Test that apply changes only what differs from the file: dum's action
+# changed, so dum is replaced and its program attached again; span's line
+# did not, so it keeps its rule, its program, its counters and its filter
+# (the same frames again are all duplicates). Applying the file once more
+# changes nothing.
+id_of() { sed -n "s/^$1: .* (id \([0-9]*\))$/\1/p" "$2"; }
+sed 's/^\(rule add dum .*\) action drop$/\1 action count/' "$tmp/saved" >"$tmp/changed"
+grep -q '^rule add dum .* action count$' "$tmp/changed" || fail "no dum line to change"
+R ddfctl apply "$tmp/changed" | tee "$tmp/out" >&3
+expect_eq "$(cat "$tmp/out")" \
+	"apply: rules: 2 kept, 1 changed, 0 added, 0 deleted; xdp: 1 kept, 1 attached, 1 detached" \
+	"apply of a file with dum changed"
+R ddfctl xdp show | tee "$tmp/show2" >&3
+expect_eq "$(id_of m0 "$tmp/show2")" "$(id_of m0 "$tmp/show")" "span's rule number"
+[[ $(id_of d0 "$tmp/show2") != "$(id_of d0 "$tmp/show")" ]] ||
+	fail "dum was not replaced: $(cat "$tmp/show2")"
+grep -q "^d0: generic rule dum " "$tmp/show2" || fail "d0: $(cat "$tmp/show2")"
+R ddfctl show dum | grep -q "action count" || fail "dum's action is not count"
+expect_eq "$(rule_ctr "$rcv" span packets)" "$n" "span's packets after apply"
+mirror ttl
+expect_eq "$(rule_ctr "$rcv" span packets)" "$((2 * n))" "span's packets, frames sent again"
+expect_eq "$(rule_ctr "$rcv" span dropped)" "$((d + n))" "span's filter kept: every frame sent again dropped"
+R ddfctl apply "$tmp/changed" | tee "$tmp/out" >&3
+expect_eq "$(cat "$tmp/out")" \
+	"apply: rules: 3 kept, 0 changed, 0 added, 0 deleted; xdp: 2 kept, 0 attached, 0 detached" \
+	"apply of the same file again"
+pretty rcv "apply: span kept its filter ($((d + n)) dropped of $((2 * n))), dum replaced"
+passed "apply: the unchanged rule keeps its program, counters and filter; the changed one is replaced"
+
+# Test that an apply the kernel refuses part of is undone: span changed
+# and a rule on a device that is not there; span comes back with its old
+# line and its program. With --wait 0 that rule is left out instead, the
+# rest applied, and the status is 75.
+{ sed 's/^\(rule add span .*\) action drop$/\1 action count/' "$tmp/changed"
+  echo "rule add late family netdev dev nosuch0 $small"; } >"$tmp/bad"
+if ip netns exec "$rcv" ddfctl apply "$tmp/bad" 2>"$tmp/err"; then
+	fail "apply of a rule on a device that is not there succeeded"
+fi
+pretty rcv "ddfctl apply (refused): $(tr '\n' ' ' <"$tmp/err")"
+grep -qF "was refused; the 1 rules added before it were deleted again; the 1 rules deleted were added again (their filters empty); the 1 XDP programs detached were attached again" "$tmp/err" ||
+	fail "apply (refused) says: $(cat "$tmp/err")"
+R ddfctl save >"$tmp/after"
+expect_eq "$(sort "$tmp/after" | tr '\n' '|')" "$(sort "$tmp/changed" | tr '\n' '|')" \
+	"the rules and programs after a refused apply"
+rc=0
+ip netns exec "$rcv" ddfctl apply --wait 0 "$tmp/bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+expect_eq "$rc" 75 "apply --wait 0 with a device absent: status"
+grep -qF "rule 'late' left out: dev nosuch0 is not here after 0 s" "$tmp/err" ||
+	fail "apply --wait 0 says: $(cat "$tmp/err")"
+expect_eq "$(cat "$tmp/out")" \
+	"apply: rules: 2 kept, 1 changed, 0 added, 0 deleted, 1 left out; xdp: 1 kept, 1 attached, 1 detached" \
+	"apply --wait 0"
+passed "apply all or nothing, and --wait leaves out a rule whose device is not there"
+
+# Test what ddf.service's stop does: every ddf program detached, every
+# rule deleted, and the module free to go.
+R ddfctl xdp detach all
+R ddfctl rule flush
+expect_eq "$(R ddfctl xdp show)" "" "xdp show after detach all"
+expect_eq "$(R ddfctl save)" "" "save after flush"
+R ip link del d0
+pp rmmod nf_ddf
+pp insmod "$module"
+passed "xdp detach all and rule flush leave nothing to hold the module"
 
 # Test that under traffic, rules deleted under their programs, programs
 # attached and detached in both modes, and the module unloaded once they

@@ -5,9 +5,9 @@
 #
 #   initramfs.sh base OUT.cpio
 #	busybox, bash, iproute2, iptables (legacy and nft), nft, kmod,
-#	tcpdump, the shared libraries ldd lists and the xtables extensions,
-#	all copied from this machine; what make builds in $DDF_BUILD; /init
-#	(tests/qemu/init.sh) and the test scripts.
+#	ethtool, tcpdump, the shared libraries ldd lists and the xtables
+#	extensions, all copied from this machine; what make builds in
+#	$DDF_BUILD; /init (tests/qemu/init.sh) and the test scripts.
 #   initramfs.sh kernel OUT.cpio RELEASE|- KO_DIR LANE_CONF
 #	one kernel's part: its networking modules (RELEASE from /lib/modules,
 #	or - for a kernel without modules), our .ko files and the lane's
@@ -62,7 +62,7 @@ base() {
 	copy_file "$root" /bin/busybox
 	copy_bin "$root" /bin/bash /sbin/ip /sbin/tc /usr/sbin/nft \
 		/usr/sbin/xtables-legacy-multi /usr/sbin/xtables-nft-multi \
-		/bin/kmod
+		/bin/kmod /usr/sbin/ethtool
 	xt=$(dirname "$(readlink -f /usr/sbin/xtables-nft-multi)")/../lib/$(gcc -print-multiarch)/xtables
 	[ -d "$xt" ] || xt=/usr/lib/$(gcc -print-multiarch)/xtables
 	copy_bin "$root" "$xt"/*.so
@@ -115,6 +115,14 @@ base() {
 	[ -e "$DDF_BUILD/replay.pcap" ] ||
 		die "initramfs: build/replay.pcap is missing (run make first)"
 	cp "$DDF_BUILD/replay.pcap" "$root/ddf/tests/"
+	# the same records over two ports, for its two-port case
+	for f in replay-port1.pcap replay-port2.pcap; do
+		if [ -e "$DDF_BUILD/$f" ]; then
+			cp "$DDF_BUILD/$f" "$root/ddf/tests/"
+		else
+			log "initramfs: no build/$f (run make): replay.sh skips two ports"
+		fi
+	done
 
 	cp "$DDF_QEMU/init.sh" "$root/init"
 	chmod 755 "$root/init"

@@ -4,6 +4,7 @@
  * ddfctl replay and for the VM test that replays one through the kernel.
  *
  *   ddf_pcapgen SCENARIO FILE [usec]
+ *   ddf_pcapgen ports FILE1 FILE2
  *
  * writes FILE (pcap, nanosecond timestamps, or microseconds with usec:
  * the times are then rounded down to them) and prints one line per record
@@ -39,6 +40,11 @@
  *           from two outer sources, port 8472), GRE, Geneve and GTP-U
  *   late    Ethernet; one datagram at 0, another at 10 ms, the first at
  *           1 ms (stamped earlier than the record before it) and 10.5 ms
+ *   ports   mixed's records as two capture ports see them: the k-th record
+ *           of a key class c on port (k + c) mod 2 + 1 (the copies of a
+ *           datagram on both ports, the first on either), port 1 in FILE1
+ *           (nanoseconds), port 2 in FILE2 (microseconds); the lines add
+ *           the record's port and its number in that port's file
  *   ifaces:K  pcapng, two records on interface 0 (Ethernet, snap length
  *           65535), then interface 1 and a record on it: K same (the same
  *           link type and snap length), type (Linux cooked) or snap (snap
@@ -54,6 +60,8 @@
 #define POOL 12
 
 static pcap_dumper_t *dump;
+static pcap_dumper_t *port_dump[2]; /* ports: each port's file */
+static unsigned int port_seen[POOL], port_recs[2];
 static int dlt;
 static bool usec;
 static unsigned int nrec;
@@ -227,6 +235,17 @@ static void record(uint64_t t_ns, const uint8_t *frame, size_t len,
 		.len = (bpf_u_int32)len,
 	};
 
+	if (port_dump[0]) {
+		unsigned int c = (unsigned int)atoi(key) % POOL;
+		unsigned int p = (port_seen[c]++ + c) % 2;
+
+		if (p)
+			h.ts.tv_usec /= 1000; /* port 2 in microseconds */
+		pcap_dump((u_char *)port_dump[p], &h, frame);
+		printf("%u %s %d %u %u\n", ++nrec, key, frame_class, p + 1,
+		       ++port_recs[p]);
+		return;
+	}
 	pcap_dump((u_char *)dump, &h, frame);
 	printf("%u %s %d\n", ++nrec, key, frame_class);
 }
@@ -606,6 +625,33 @@ static void link_seq(const char *name)
 	}
 }
 
+/* ports FILE1 FILE2: mixed over two ports, port 2 in microseconds */
+static int ports(const char *path1, const char *path2)
+{
+	pcap_t *dead[2] = {
+		pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
+						     PCAP_TSTAMP_PRECISION_NANO),
+		pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
+						     PCAP_TSTAMP_PRECISION_MICRO),
+	};
+	const char *path[2] = { path1, path2 };
+
+	for (int i = 0; i < 2; i++) {
+		if (!dead[i] ||
+		    !(port_dump[i] = pcap_dump_open(dead[i], path[i]))) {
+			fprintf(stderr, "ddf_pcapgen: %s: %s\n", path[i],
+				dead[i] ? pcap_geterr(dead[i]) : "no memory");
+			return 1;
+		}
+	}
+	mixed();
+	for (int i = 0; i < 2; i++) {
+		pcap_dump_close(port_dump[i]);
+		pcap_close(dead[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = argc == 3 || argc == 4 ? argv[1] : "";
@@ -613,6 +659,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && strcmp(argv[3], "usec"))
 		s = "";
+	if (argc == 4 && !strcmp(argv[1], "ports"))
+		return ports(argv[2], argv[3]);
 	usec = argc == 4;
 	dlt = DLT_EN10MB;
 	if (!strncmp(s, "ifaces:", 7))
@@ -628,7 +676,8 @@ int main(int argc, char **argv)
 		   strcmp(s, "netdev") && strcmp(s, "tunnel") &&
 		   strcmp(s, "late")) {
 		fprintf(stderr,
-			"usage: ddf_pcapgen mixed|vlan|nonip|time|netdev|tunnel|late|link:TYPE|ifaces:K FILE [usec]\n");
+			"usage: ddf_pcapgen mixed|vlan|nonip|time|netdev|tunnel|late|link:TYPE|ifaces:K FILE [usec]\n"
+			"       ddf_pcapgen ports FILE1 FILE2\n");
 		return 2;
 	}
 	dead = pcap_open_dead_with_tstamp_precision(

@@ -124,14 +124,21 @@ expect() {
 
 expect "ddfctl " "$_ddfctl_commands"
 expect "ddfctl s" "show stats save size"
-expect "ddfctl -" "-j --json -n --dry-run -h --help"
+expect "ddfctl -" "-j --json -o --output -n --dry-run -h --help"
 expect "ddfctl -j -n st" "stats"
+expect "ddfctl -o " "text json prometheus"
+expect "ddfctl --output p" "prometheus"
+expect "ddfctl -o prometheus st" "stats"
+expect "ddfctl -n --output json -n s" "show stats save size"
 expect "ddfctl rule " "add del reset flush"
 expect "ddfctl xdp " "attach detach show --help"
 expect "ddfctl xdp attach " "dev rule mode"
 expect "ddfctl xdp attach dev lo rule x " "mode"
 expect "ddfctl xdp attach dev lo mode " "native generic"
-expect "ddfctl xdp detach " "dev"
+expect "ddfctl xdp detach " "dev all"
+expect "ddfctl restore -" "--wait"
+expect "ddfctl apply --" "--wait --against"
+expect "ddfctl apply --wait " ""
 # a netdev rule's devices: a list, those given left out (lo exists here)
 expect "ddfctl rule add x family netdev dev l" "lo"
 expect "ddfctl rule add x family netdev dev lo," \
@@ -178,6 +185,13 @@ expect "ddfctl replay in" "in.pcap in.pcapng"
 expect "ddfctl replay in.pcap -w " "in.pcap in.pcapng rules.ddf"
 expect "ddfctl replay in.pcap window 100 -W r" "rules.ddf"
 expect "ddfctl replay in.pcap -" "-w -W -l --help"
+# more captures, one per port, until the first keyword of the rule
+expect "ddfctl replay in.pcap i" "ignore iif in.pcap in.pcapng"
+expect "ddfctl replay in.pcap -w o.pcap in.pcapng r" "rules.ddf"
+expect "ddfctl replay in.pcap in.pcapng w" "window"
+expect "ddfctl replay in.pcap window 100 i" "ignore iif"
+expect "ddfctl replay in.pcap in.pcapng window 100 -l " \
+	"in.pcap in.pcapng rules.ddf"
 expect "ddfctl restore < r" "rules.ddf"
 expect "ddfctl save > in" "in.pcap in.pcapng"
 cd - >/dev/null

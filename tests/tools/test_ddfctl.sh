@@ -534,8 +534,8 @@ while IFS='|' read -r want lines; do
 		ok || bad "restore of '$lines' does not say '$want': $(cat "$tmp/err")"
 	[ -s "$tmp/out" ] && bad "restore of '$lines' sent: $(head -3 "$tmp/out")"
 done <<'TABLE'
-line 1: 'del' is not a 'rule add' line|rule del a\n
-line 3: 'show' is not a 'rule add' line|rule add a window 1000\n# x\nshow\n
+line 1: 'del' is not a 'rule add' or 'xdp attach' line|rule del a\n
+line 3: 'show' is not a 'rule add' or 'xdp attach' line|rule add a window 1000\n# x\nshow\n
 line 2: window: '3parsecs' is not a count or a duration|rule add a window 1000\nrule add b window 3parsecs\n
 line 3: hash: 'md5' is not siphash13 or siphash24|rule add a window 1000\n\nrule add b window 10 hash md5\nrule add c window 10\n
 line 2: max-bytes: '0' is not|rule add a window 1000\nrule add b window 10 max-bytes 0\n
@@ -545,6 +545,12 @@ line 2: window: '10' given, but sbf has no window|rule add a window 1000\nrule a
 line 1: rule add: 'b' needs a window|rule add b filter exact shape k=1\n
 line 2: rule add: 'n' has family netdev: give dev DEV|rule add a window 1000\nrule add n family netdev hook ingress priority 0 window 1000\n
 line 1: key: 'frame' needs family netdev|rule add n family inet hook prerouting priority 0 key frame window 10\n
+line 2: xdp attach: rule 'n' is on no line before it|rule add a window 1000\nxdp attach dev eth1 rule n mode native\nrule add n family netdev hook none dev eth1 window 10\n
+line 2: xdp attach: rule 'n' (line 1) is not of family netdev hook none|rule add n family netdev dev eth1 window 10\nxdp attach dev eth1 rule n\n
+line 2: xdp attach: rule 'n' (line 1) is not for dev eth2|rule add n family netdev hook none dev eth1 window 10\nxdp attach dev eth2 rule n\n
+line 3: dev eth1 has an xdp line already (line 2)|rule add n family netdev hook none dev eth1 window 10\nxdp attach dev eth1 rule n\nxdp attach dev eth1 rule n\n
+line 2: 'xdp show' is not 'xdp attach'|rule add n family netdev hook none dev eth1 window 10\nxdp show\n
+line 2: xdp attach: needs rule NAME|rule add n family netdev hook none dev eth1 window 10\nxdp attach dev eth1\n
 TABLE
 
 # Test that a line too long for restore, or with too many words, is refused
@@ -575,6 +581,106 @@ fi
 [ "$("$CTL" -n xdp attach dev eth1 rule span mode generic)" = \
 	"xdp attach dev eth1 rule span mode generic: dry run, nothing loaded" ] &&
 	ok || bad "xdp attach -n"
+
+# Test that restore reads save's xdp lines: the rules are added first, then
+# the programs attached, in file order; from stdin or a FILE alike
+cat >"$tmp/saved" <<'EOF'
+rule add n family netdev hook none priority 0 dev eth1,eth2 window 1000 action drop
+xdp attach dev eth1 rule n mode native
+xdp attach dev eth2 rule n mode generic
+rule add a window 1000
+EOF
+"$CTL" -n restore <"$tmp/saved" >"$tmp/out"
+grep -E '^(DDF_CMD_NEW|xdp )|^  DDF_A_NAME' "$tmp/out" >"$tmp/order"
+cat >"$tmp/want" <<'EOF'
+DDF_CMD_NEW
+  DDF_A_NAME "n"
+DDF_CMD_NEW
+  DDF_A_NAME "a"
+xdp attach dev eth1 rule n mode native: dry run, nothing loaded
+xdp attach dev eth2 rule n mode generic: dry run, nothing loaded
+EOF
+cmp -s "$tmp/order" "$tmp/want" && ok ||
+	bad "restore of rules and xdp lines: $(diff "$tmp/want" "$tmp/order")"
+"$CTL" -n restore "$tmp/saved" >"$tmp/out2"
+cmp -s "$tmp/out" "$tmp/out2" && ok || bad "restore FILE differs from stdin"
+"$CTL" -n restore "$tmp/nosuch" 2>"$tmp/err" && bad "restore of a missing file" ||
+	{ grep -qF "restore: $tmp/nosuch: No such file or directory" "$tmp/err" &&
+		ok || bad "restore of a missing file: $(cat "$tmp/err")"; }
+for words in "--wait" "--wait x" "--wait 3601" "--wait -1" "--fast" "a b"; do
+	# shellcheck disable=SC2086
+	if "$CTL" -n restore $words </dev/null >"$tmp/out" 2>"$tmp/err"; then
+		bad "restore $words accepted"
+	else
+		grep -qE "needs a value|not a number of seconds from 0 to 3600|is not an option|is not expected after the FILE" \
+			"$tmp/err" && ok || bad "restore $words: $(cat "$tmp/err")"
+	fi
+done
+
+# Test that restore --wait restores the rules whose devices are all here,
+# leaves out (and names) those with a device that is not, with their xdp
+# lines, exits with 75, and waits the time given before it does
+cat >"$tmp/boot" <<'EOF'
+rule add here family netdev hook none dev lo window 1000
+rule add away family netdev hook none dev lo,ddfnosuch0 window 1000
+rule add ip window 1000
+xdp attach dev lo rule here mode generic
+xdp attach dev ddfnosuch0 rule away mode native
+EOF
+start=$(date +%s%N)
+rc=0
+"$CTL" -n restore --wait 1 "$tmp/boot" >"$tmp/out" 2>"$tmp/err" || rc=$?
+took=$((($(date +%s%N) - start) / 1000000))
+[ "$rc" = 75 ] && ok || bad "restore --wait with a device absent exited $rc"
+[ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = 2 ] &&
+	grep -qxF '  DDF_A_NAME "here"' "$tmp/out" && grep -qxF '  DDF_A_NAME "ip"' "$tmp/out" &&
+	! grep -q '"away"' "$tmp/out" && ok || bad "restore --wait sent: $(cat "$tmp/out")"
+grep -qxF 'xdp attach dev lo rule here mode generic: dry run, nothing loaded' "$tmp/out" &&
+	! grep -q 'ddfnosuch0' "$tmp/out" && ok || bad "restore --wait's xdp lines: $(cat "$tmp/out")"
+grep -qxF "ddfctl: restore: waiting up to 1 s for dev ddfnosuch0" "$tmp/err" &&
+	grep -qxF "ddfctl: restore: line 2: rule 'away' left out: dev ddfnosuch0 is not here after 1 s (ddfctl apply adds it once it is)" "$tmp/err" &&
+	ok || bad "restore --wait says: $(cat "$tmp/err")"
+[ "$took" -ge 1000 ] && [ "$took" -lt 5000 ] && ok || bad "restore --wait 1 took $took ms"
+printf 'rule add here family netdev dev lo window 1000\n' |
+	"$CTL" -n restore --wait 5 >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	ok || bad "restore --wait with every device here: $(cat "$tmp/err")"
+
+# Test that apply -n --against SAVED plans the changes from SAVED to the
+# file: unchanged rules kept, changed ones deleted and added again, their
+# programs detached and attached again; and that --against needs -n
+cat >"$tmp/old" <<'EOF'
+rule add a window 1000
+rule add b window 2000
+rule add n family netdev hook none dev eth1 window 1000
+xdp attach dev eth1 rule n mode native
+EOF
+cat >"$tmp/new" <<'EOF'
+rule add a window 1000
+rule add b window 3000
+rule add c window 10
+rule add n family netdev hook none dev eth1 window 1000
+xdp attach dev eth1 rule n mode generic
+EOF
+"$CTL" -n apply --against "$tmp/old" "$tmp/new" >"$tmp/out" 2>"$tmp/err" &&
+	tail -n 1 "$tmp/out" | grep -qxF 'apply (dry run): rules: 2 kept, 1 changed, 1 added, 0 deleted; xdp: 0 kept, 1 attached, 1 detached' &&
+	[ "$(grep -E '^(DDF_CMD_|xdp )' "$tmp/out" | tr '\n' '|')" = \
+		'xdp detach dev eth1: dry run, nothing removed|DDF_CMD_DEL|DDF_CMD_NEW|DDF_CMD_NEW|xdp attach dev eth1 rule n mode generic: dry run, nothing loaded|' ] &&
+	ok || bad "apply -n --against: $(cat "$tmp/out" "$tmp/err")"
+"$CTL" -n apply --against "$tmp/old" "$tmp/old" >"$tmp/out" &&
+	[ "$(cat "$tmp/out")" = 'apply (dry run): rules: 3 kept, 0 changed, 0 added, 0 deleted; xdp: 1 kept, 0 attached, 0 detached' ] &&
+	ok || bad "apply of the same file: $(cat "$tmp/out")"
+"$CTL" apply --against "$tmp/old" "$tmp/new" 2>"$tmp/err" && bad "apply --against without -n" ||
+	{ grep -qF 'apply: --against needs -n' "$tmp/err" && ok || bad "apply --against without -n: $(cat "$tmp/err")"; }
+printf 'rule add a window 1000\nrule add a window 10\n' |
+	"$CTL" -n apply --against "$tmp/old" >"$tmp/out" 2>"$tmp/err" && bad "apply of a bad file" ||
+	{ grep -qF "apply: line 2: rule 'a' is on line 1 already" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		ok || bad "apply of a bad file: $(cat "$tmp/out" "$tmp/err")"; }
+
+# Test that save -n still prints its dump request, and xdp detach all -n
+"$CTL" -n save | grep -q '^DDF_CMD_GET' && ok || bad "save -n"
+[ "$("$CTL" -n xdp detach all)" = "xdp detach all: dry run, nothing removed" ] &&
+	ok || bad "xdp detach all -n"
+"$CTL" --help | grep -q '^  apply .*unchanged ones are kept$' && ok || bad "--help lists apply"
 
 echo "test_ddfctl: $pass passed, $fail failed"
 [ "$fail" = 0 ]

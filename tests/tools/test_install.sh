@@ -49,9 +49,12 @@ fi
 # where the Makefile puts the iptables extension (pkg-config xtables)
 xt=$(make -s --no-print-directory --eval 'print-xt: ; @echo $(XTLIBDIR)' print-xt)
 expected=$(sort <<-EOF
+	/etc/ddf/ddf.rules
+	/etc/default/ddf
 	/lib/modules/$kver/extra/nf_ddf.ko
 	$xt/libxt_ddf.so
 	/usr/local/bin/ddfbench
+	/usr/local/lib/systemd/system/ddf.service
 	/usr/local/sbin/ddfctl
 	/usr/local/share/bash-completion/completions/ddfctl
 	/usr/local/share/man/man1/ddfbench.1
@@ -85,6 +88,19 @@ if "$dest/usr/local/sbin/ddfctl" --help 2>&1 | grep -q 'rule add'; then
 else
 	bad "the installed ddfctl does not run"
 fi
+unit=$dest/usr/local/lib/systemd/system/ddf.service
+if grep -qxF 'ExecStart=/usr/local/sbin/ddfctl restore --wait ${DDF_DEVICE_WAIT} ${DDF_RULES}' "$unit" &&
+	! grep -q /usr/sbin/ddfctl "$unit"; then
+	ok "ddf.service runs the installed ddfctl"
+else
+	bad "ddf.service: $(grep ddfctl "$unit")"
+fi
+# an edited configuration survives make install and make uninstall
+echo "# edited" >>"$dest/etc/ddf/ddf.rules"
+make -s install-tools DESTDIR="$dest" >/dev/null 2>&1 &&
+	[ "$(tail -n 1 "$dest/etc/ddf/ddf.rules")" = "# edited" ] &&
+	ok "make install keeps an edited /etc/ddf/ddf.rules" ||
+	bad "make install replaced an edited /etc/ddf/ddf.rules"
 for page in man1/ddfbench.1 man7/ddf.7 man8/ddfctl.8 man8/libxt_ddf.8; do
 	f=$dest/usr/local/share/man/$page
 	if [ -s "$f" ] && w=$(LC_ALL=C.UTF-8 groff -man -ww -z "$f" 2>&1) && [ -z "$w" ]; then
@@ -97,6 +113,11 @@ done
 make -s uninstall DESTDIR="$dest" KVER="$kver" >"$tmp/uninstall.log" 2>&1 ||
 	bad "make uninstall failed: $(tail -n 5 "$tmp/uninstall.log")"
 left=$(cd "$dest" && find . -type f)
+if [ "$left" = ./etc/ddf/ddf.rules ]; then
+	ok "make uninstall keeps the edited ddf.rules alone"
+	rm "$dest/etc/ddf/ddf.rules"
+	left=
+fi
 if [ -z "$left" ]; then
 	ok "make uninstall removes every installed file"
 else

@@ -396,7 +396,7 @@ snap|snap length 128, interface 0 65535
 LIST
 
 # Test that replay is in --help, answers replay --help, and is in the man page
-"$CTL" --help | grep -q '^  replay  *FILE ' && ok || bad "--help lists replay"
+"$CTL" --help | grep -q '^  replay  *FILE\.\.\. ' && ok || bad "--help lists replay"
 "$CTL" replay --help >"$tmp/out"
 grep -q '^usage: ddfctl \[-j\] replay FILE' "$tmp/out" &&
 	grep -q 'editcap -D N' "$tmp/out" && ok || bad "replay --help"

@@ -18,7 +18,7 @@ _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
 _ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus shape seed hash action"
 _ddfctl_size_words="filter window fpr memory cpus"
-_ddfctl_commands="rule show stats save restore size replay xdp help"
+_ddfctl_commands="rule show stats save restore apply size replay xdp help"
 _ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
 
@@ -154,7 +154,7 @@ _ddfctl_keywords()
 _ddfctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local i=1 cmd sub
+	local i=1 j cmd sub
 
 	COMPREPLY=()
 	# redirections: restore < FILE, save > FILE
@@ -163,14 +163,20 @@ _ddfctl()
 		_ddfctl_files "$cur"
 		return
 		;;
+	-o | --output)
+		_ddfctl_reply "text json prometheus" "$cur"
+		return
+		;;
 	esac
-	# the global options come before the command
+	# the global options come before the command, -o with its FORMAT
 	while ((i < COMP_CWORD)) && [[ ${COMP_WORDS[i]} == -* ]]; do
+		[[ ${COMP_WORDS[i]} == -o || ${COMP_WORDS[i]} == --output ]] &&
+			((i++))
 		((i++))
 	done
 	if ((i == COMP_CWORD)); then
 		if [[ $cur == -* ]]; then
-			_ddfctl_reply "-j --json -n --dry-run -h --help" "$cur"
+			_ddfctl_reply "-j --json -o --output -n --dry-run -h --help" "$cur"
 		else
 			_ddfctl_reply "$_ddfctl_commands" "$cur"
 		fi
@@ -231,8 +237,29 @@ _ddfctl()
 		*)
 			case $sub in
 			attach) _ddfctl_keywords $((i + 2)) "dev rule mode" ;;
-			detach) _ddfctl_keywords $((i + 2)) "dev" ;;
+			detach)
+				((i + 2 == COMP_CWORD)) &&
+					_ddfctl_reply "dev all" "$cur"
+				;;
 			esac
+			;;
+		esac
+		;;
+	restore | apply)
+		# [--wait SECONDS] [--against SAVED] (apply -n) [FILE]
+		case $prev in
+		--wait) return ;;
+		--against) _ddfctl_files "$cur" ;;
+		*)
+			if [[ $cur == -* ]]; then
+				if [[ $cmd == apply ]]; then
+					_ddfctl_reply "--wait --against" "$cur"
+				else
+					_ddfctl_reply "--wait" "$cur"
+				fi
+			else
+				_ddfctl_files "$cur"
+			fi
 			;;
 		esac
 		;;
@@ -247,6 +274,18 @@ _ddfctl()
 			return
 		fi
 		_ddfctl_keywords $((i + 2)) "$_ddfctl_rule_words" replay
+		# more captures (one per port) until the first keyword
+		[[ $cur == -* || $prev == -[wWl] ]] && return
+		for ((j = i + 2; j < COMP_CWORD; j++)); do
+			if [[ ${COMP_WORDS[j]} == -[wWl] ]]; then
+				((j++))
+				continue
+			fi
+			[[ " $_ddfctl_rule_words " == *" ${COMP_WORDS[j]} "* ]] &&
+				return
+		done
+		compopt -o filenames 2>/dev/null
+		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
 		;;
 	esac
 }

@@ -10,6 +10,8 @@
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
+/* -o prometheus: show and stats as metrics (prom.c) */
+static bool output_prom;
 
 struct ddf_command {
 	const char *name;
@@ -85,9 +87,12 @@ static int rule_add(int argc, char **argv)
 		fputs(rule_add_help, stdout);
 		return 0;
 	}
-	if (parse_rule_add(argc, argv, &req.rule))
+	if (parse_rule_add(argc, argv, &req.rule) || ddfctl_run(&req))
 		return -1;
-	return ddfctl_run(&req);
+	/* the rule is in: say what would keep it from matching TCP copies */
+	if (!ddfctl_dry_run)
+		gro_warn_rule(&req.rule);
+	return 0;
 }
 
 static int rule_del(int argc, char **argv)
@@ -146,7 +151,7 @@ static int show_or_stats(enum ddfctl_op op, const char *word, int argc,
 			return -1;
 		req.has_name = true;
 	}
-	return ddfctl_run(&req);
+	return output_prom ? prom_run(&req) : ddfctl_run(&req);
 }
 
 static int cmd_show(int argc, char **argv)
@@ -157,15 +162,6 @@ static int cmd_show(int argc, char **argv)
 static int cmd_stats(int argc, char **argv)
 {
 	return show_or_stats(OP_STATS, "stats", argc, argv);
-}
-
-static int cmd_save(int argc, char **argv)
-{
-	struct ddf_cmd_req req = { .op = OP_SAVE };
-
-	if (argc)
-		return ddfctl_err("save: '%s' is not expected", argv[0]);
-	return ddfctl_run(&req);
 }
 
 static const struct ddf_command rule_cmds[] = {
@@ -186,13 +182,19 @@ static const struct ddf_command commands[] = {
 	{ "show", "[NAME]", "a rule, or all: shape, memory, analytic fpr",
 	  cmd_show },
 	{ "stats", "[NAME]", "counters of a rule, or of all", cmd_stats },
-	{ "save", "", "print the rules as 'rule add' lines", cmd_save },
-	{ "restore", "", "add the rules of 'save' lines on stdin, all or none",
+	{ "save", "", "print the rules and XDP attachments as lines for restore",
+	  cmd_save },
+	{ "restore", "[--wait S] [FILE]",
+	  "add the rules and XDP attachments of save's lines, all or none",
 	  cmd_restore },
+	{ "apply", "[--wait S] [FILE]",
+	  "make the rules those of save's lines; unchanged ones are kept",
+	  cmd_apply },
 	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE]",
 	  "size a filter (no kernel needed)", cmd_size },
-	{ "replay", "FILE [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
-	  "a rule over a pcap file (replay --help)", cmd_replay },
+	{ "replay", "FILE... [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
+	  "a rule over pcap files, merged by time (replay --help)",
+	  cmd_replay },
 	{ "xdp", "attach|detach|show ...",
 	  "XDP on a device for a netdev rule (xdp --help)", cmd_xdp },
 	{ "help", "", "this list", cmd_help },
@@ -201,8 +203,10 @@ static const struct ddf_command commands[] = {
 
 static void usage(FILE *out)
 {
-	fputs("usage: ddfctl [-j] [-n] COMMAND ...\n"
-	      "  -j  JSON output (show, stats, size)\n"
+	fputs("usage: ddfctl [-j | -o FORMAT] [-n] COMMAND ...\n"
+	      "  -j  JSON output (show, stats, size), as -o json\n"
+	      "  -o  text (default), json, or prometheus: show and stats as\n"
+	      "      Prometheus' text format, ddf_packets_total{rule=...} ...\n"
 	      "  -n  dry run: print the netlink request instead of sending it\n"
 	      "commands:\n", out);
 	for (const struct ddf_command *c = rule_cmds; c->name; c++) {
@@ -243,13 +247,34 @@ static int cmd_rule(int argc, char **argv)
 	return dispatch(rule_cmds, "rule: ", argc, argv);
 }
 
+/* -o FORMAT: 0, or -1 after saying why */
+static int output_format(const char *s)
+{
+	if (!s)
+		return ddfctl_err("-o: needs a FORMAT: text, json or prometheus");
+	ddfctl_json = !strcmp(s, "json");
+	output_prom = !strcmp(s, "prometheus");
+	if (!ddfctl_json && !output_prom && strcmp(s, "text"))
+		return ddfctl_err("-o: '%s' is not a format: text, json or prometheus",
+				  s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int i;
+	int i, ret;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
 			ddfctl_json = true;
+			output_prom = false;
+		} else if (!strcmp(argv[i], "-o") ||
+			   !strcmp(argv[i], "--output")) {
+			if (output_format(argv[++i]))
+				return 1;
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			if (output_format(argv[i] + 9))
+				return 1;
 		} else if (!strcmp(argv[i], "-n") ||
 			   !strcmp(argv[i], "--dry-run")) {
 			ddfctl_dry_run = true;
@@ -267,5 +292,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	return dispatch(commands, "", argc - i, argv + i) ? 1 : 0;
+	if (output_prom && strcmp(argv[i], "show") && strcmp(argv[i], "stats")) {
+		ddfctl_err("-o prometheus: '%s' has no metrics; show and stats print them",
+			   argv[i]);
+		return 1;
+	}
+	/* -1: failed; a positive status is the command's own (restore) */
+	ret = dispatch(commands, "", argc - i, argv + i);
+	return ret < 0 ? 1 : ret;
 }

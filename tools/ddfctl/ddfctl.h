@@ -163,12 +163,15 @@ void print_duration(FILE *out, uint64_t ns);
 /* A JSON string: quotes, backslashes and control characters escaped */
 void json_str(FILE *out, const char *s);
 
-/* replay.c: a rule's decisions over a capture file (libpcap) */
+/* replay.c: a rule's decisions over capture files (libpcap) */
 int cmd_replay(int argc, char **argv);
-/* replay_pcapng.c: pcapng interfaces libpcap cannot read together */
-int pcapng_check_ifaces(const char *path);
-int pcapng_read_error(const char *path, unsigned long long records,
-		      const char *msg);
+/*
+ * replay_pcapng.c: pcapng interfaces libpcap cannot read together; cmd
+ * begins the sentences
+ */
+int pcapng_check_ifaces(const char *cmd, const char *path);
+int pcapng_read_error(const char *cmd, const char *path,
+		      unsigned long long records, const char *msg);
 
 /* nl.c: build a request for req; send it, or print it (dry run) */
 struct nlmsghdr *ddfctl_build(const struct ddf_cmd_req *req, char *buf);
@@ -181,6 +184,13 @@ struct ddf_rule_info;
 int ddfctl_fetch(const char *name,
 		 void (*fn)(const struct ddf_rule_info *ri, void *arg),
 		 void *arg);
+/* Every rule, as ddfctl_fetch; restart(arg) before each try of the dump */
+int ddfctl_fetch_all(void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void (*restart)(void *arg), void *arg);
+/* The same for req's GET (show, stats: its words in the sentences) */
+int ddfctl_fetch_req(const struct ddf_cmd_req *req,
+		     void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void *arg);
 
 /* xdp.c: XDP programs calling nf_ddf's kfunc */
 int cmd_xdp(int argc, char **argv);
@@ -194,28 +204,122 @@ void xdp_attached(uint32_t rule_id, char *buf, size_t size);
  * ("native", "generic"), "other" for another program, or NULL for none.
  */
 const char *xdp_mode_on(int ifindex, uint32_t rule_id);
+/* Each device with ddf's XDP program: its rule's number, its mode (1, 2) */
+int xdp_each(void (*fn)(const char *dev, uint32_t rule_id, int mode,
+			void *arg),
+	     void *arg);
+/* xdp attach|detach|show's words after the verb; mode 0, 1 or 2 */
+int parse_xdp_words(const char *what, int argc, char **argv, char *dev,
+		    char *name, int *mode);
+int xdp_attach_rule(const char *dev, const char *name, int mode);
+int xdp_detach_dev(const char *dev);
 
 /*
- * restore.c: all or nothing. Every line is parsed before anything is sent;
- * then the rules are added in order, and if the kernel refuses one, the
- * rules added before it are deleted again, newest first.
+ * gro.c: GRO, hardware GRO and LRO merge TCP segments before the netdev
+ * ingress hook, differently for each copy. gro_state(): the GRO_* bits on
+ * at a device and those fixed on by its driver, or -1 when it cannot be
+ * asked; gro_sentence(): the warning for such bits; gro_warn(): that on
+ * stderr when any is on (nothing otherwise); gro_warn_rule(): that for
+ * each device of a netdev ingress rule; gro_json(): the "gro" member of
+ * such a device's JSON object.
+ */
+#define GRO_SW 1u /* rx-gro, the kernel's */
+#define GRO_HW 2u /* rx-gro-hw, the NIC's */
+#define GRO_LRO 4u /* rx-lro */
+int gro_state(const char *dev, unsigned int *on, unsigned int *fixed);
+/* how gro_warn() and gro_json() ask (gro_state; tests put a stand-in) */
+extern int (*gro_ask)(const char *dev, unsigned int *on,
+		      unsigned int *fixed);
+void gro_sentence(char *buf, size_t size, const char *dev, unsigned int on,
+		  unsigned int fixed);
+void gro_warn(const char *dev);
+void gro_warn_rule(const struct ddf_rule_spec *r);
+void gro_json(FILE *out, const struct ddf_rule_spec *r, const char *dev);
+
+/*
+ * restore.c: all or nothing. Every line (rule add, xdp attach) is parsed
+ * before anything is sent; then the rules are added in order, then the
+ * XDP programs attached, and if one step fails, the steps made before it
+ * are undone, newest first.
  */
 struct restore_rule {
-	unsigned int line;
+	unsigned int line; /* 0: a rule of the kernel's (apply, save) */
+	bool left_out; /* --wait: a device of it is not here */
+	uint32_t id; /* the kernel's rule: DDF_A_ID */
 	struct ddf_rule_spec rule;
+};
+
+/* xdp attach dev DEV rule NAME [mode native|generic] */
+struct restore_xdp {
+	unsigned int line;
+	bool left_out;
+	char dev[16];
+	char rule[DDF_NAME_MAX]; /* the kernel's: "" when its rule is gone */
+	uint32_t rule_id; /* the kernel's: the number it was loaded with */
+	int mode; /* 0: native, else generic; 1: native; 2: generic */
 };
 
 struct restore_set {
 	struct restore_rule *v;
 	size_t n, cap;
+	struct restore_xdp *x;
+	size_t nx, capx;
 };
 
-typedef int (*restore_send_fn)(const struct ddf_cmd_req *req);
+/* What restore and apply do to the kernel (the tests give their own). */
+struct restore_ops {
+	int (*send)(const struct ddf_cmd_req *req); /* rule add, rule del */
+	int (*attach)(const char *dev, const char *rule, int mode);
+	int (*detach)(const char *dev);
+};
+extern const struct restore_ops restore_kernel;
 
+/* One change: a rule added or deleted, a program attached or detached. */
+enum restore_step_kind { RS_ADD, RS_DEL, RS_ATTACH, RS_DETACH };
+struct restore_step {
+	enum restore_step_kind kind;
+	unsigned int line; /* of the file; 0: undoing the kernel's state */
+	const struct ddf_rule_spec *rule; /* RS_ADD; RS_DEL: to add back */
+	const struct restore_xdp *xdp; /* RS_ATTACH; RS_DETACH: to put back */
+};
+
+struct restore_rule *restore_new_rule(struct restore_set *s);
+struct restore_xdp *restore_new_xdp(struct restore_set *s);
 int restore_read(FILE *in, struct restore_set *s);
-int restore_apply(const struct restore_set *s, restore_send_fn send);
+/* the file (NULL or "-": stdin) into s, for cmd ("restore", "apply") */
+int restore_read_file(const char *cmd, const char *path, struct restore_set *s);
+/*
+ * --wait SECONDS: wait up to secs for the devices of s's rules; a rule
+ * with a device still absent is left out, with its XDP lines, and named.
+ * The number left out.
+ */
+size_t restore_wait(const char *cmd, struct restore_set *s, unsigned int secs);
+/* the steps in order, and on a failure the undoing of those made */
+int restore_run(const char *cmd, const struct restore_step *st, size_t n,
+		const struct restore_ops *ops);
+int restore_apply(const struct restore_set *s, const struct restore_ops *ops);
+/* [--wait SECONDS] [FILE], and with against [--against FILE]; wait -1: none */
+int restore_args(const char *cmd, int argc, char **argv, int *wait,
+		 const char **path, const char **against);
 void restore_free(struct restore_set *s);
+/* restore's exit status when --wait left rules out (EX_TEMPFAIL) */
+#define RESTORE_LEFT_OUT 75
 int cmd_restore(int argc, char **argv);
+
+/* state.c: the rules and XDP programs of the namespace; save and apply */
+int state_fetch(struct restore_set *s);
+void state_print(FILE *out, const struct restore_set *s);
+int cmd_save(int argc, char **argv);
+/* the steps that make now (the kernel's) into want (a file) */
+struct apply_plan {
+	struct restore_step *st;
+	size_t n;
+	size_t kept, changed, added, deleted, left_out;
+	size_t xkept, attached, detached;
+};
+int apply_plan(const struct restore_set *now, const struct restore_set *want,
+	       struct apply_plan *p);
+int cmd_apply(int argc, char **argv);
 
 /* print.c: decode a ddf message's attributes, as text or JSON */
 struct nlmsghdr;
@@ -245,6 +349,14 @@ struct ddf_rule_info {
 };
 
 int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri);
+
+/*
+ * prom.c: rules as Prometheus' text exposition format (version 0.0.4),
+ * every metric family once, its samples together: prom_print() for n
+ * decoded rules, prom_run() for show or stats (-o prometheus).
+ */
+void prom_print(FILE *out, const struct ddf_rule_info *ri, size_t n);
+int prom_run(const struct ddf_cmd_req *req);
 const char *dev_state(const char *name, const char *given, uint32_t ifindex);
 const char *family_name(uint8_t family);
 const char *hook_name(uint8_t family, uint8_t hook);

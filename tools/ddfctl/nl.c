@@ -22,9 +22,12 @@ struct reply_ctx {
 	bool array; /* JSON of a dump: one array of rule objects */
 	unsigned int rules;
 	FILE *out;
-	/* R_FETCH: each rule decoded and handed to fetch */
+	/* R_FETCH: each rule decoded, handed to fetch once the reply is whole */
 	void (*fetch)(const struct ddf_rule_info *ri, void *arg);
+	void (*restart)(void *arg); /* a dump asked again: forget the rules */
 	void *arg;
+	struct ddf_rule_info *got;
+	size_t ngot, cap;
 };
 
 /*
@@ -281,10 +284,19 @@ static int reply_cb(const struct nlmsghdr *nlh, void *data)
 	struct reply_ctx *c = data;
 
 	if (c->mode == R_FETCH) {
-		struct ddf_rule_info ri;
+		if (c->ngot == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 16;
+			void *v = realloc(c->got, cap * sizeof(*c->got));
 
-		if (!decode_rule(nlh, &ri))
-			c->fetch(&ri, c->arg);
+			if (!v) {
+				errno = ENOMEM;
+				return MNL_CB_ERROR;
+			}
+			c->got = v;
+			c->cap = cap;
+		}
+		if (!decode_rule(nlh, &c->got[c->ngot]))
+			c->ngot++;
 	} else if (c->mode == R_SAVE) {
 		print_rule_save(c->out, nlh);
 	} else if (c->mode != R_NONE) {
@@ -375,11 +387,15 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 				return ddfctl_err("a buffer: %s", strerror(errno));
 		}
 		ctx.rules = 0;
+		if (ctx.restart)
+			ctx.restart(ctx.arg);
+		ctx.ngot = 0;
 		err = send_once(nlh, &ctx, &said);
 		if (dump)
 			fclose(ctx.out);
 		if (said) {
 			free(text);
+			free(ctx.got);
 			return err;
 		}
 		if (err != -EINTR || !dump || tries == DUMP_TRIES)
@@ -391,6 +407,10 @@ static int send_request(char *buf, const struct ddf_cmd_req *req,
 	if (!err && text)
 		fwrite(text, 1, len, stdout);
 	free(text);
+	/* the rules of a whole reply only, as what is printed */
+	for (size_t i = 0; !err && i < ctx.ngot; i++)
+		ctx.fetch(&ctx.got[i], ctx.arg);
+	free(ctx.got);
 	if (!err && ctx.array)
 		puts(ctx.rules ? "]" : "[]");
 	if (err == -EINTR && dump)
@@ -477,20 +497,43 @@ int ddfctl_run(const struct ddf_cmd_req *req)
 	});
 }
 
+int ddfctl_fetch_req(const struct ddf_cmd_req *req,
+		     void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void *arg)
+{
+	static char buf[8192];
+	struct nlmsghdr *nlh = ddfctl_build(req, buf);
+
+	if (!nlh)
+		return ddfctl_err("internal: no request for this command");
+	return send_request(buf, req, (struct reply_ctx){
+		.mode = R_FETCH, .out = stdout, .fetch = fn, .arg = arg,
+	});
+}
+
 int ddfctl_fetch(const char *name,
 		 void (*fn)(const struct ddf_rule_info *ri, void *arg),
 		 void *arg)
 {
-	static char buf[8192];
 	struct ddf_cmd_req req = { .op = OP_XDP, .has_name = !!name };
-	struct nlmsghdr *nlh;
 
 	if (name)
 		snprintf(req.rule.name, sizeof(req.rule.name), "%s", name);
-	nlh = ddfctl_build(&req, buf);
+	return ddfctl_fetch_req(&req, fn, arg);
+}
+
+int ddfctl_fetch_all(void (*fn)(const struct ddf_rule_info *ri, void *arg),
+		     void (*restart)(void *arg), void *arg)
+{
+	static char buf[8192];
+	/* the dump save asks for: its errors say "save" */
+	struct ddf_cmd_req req = { .op = OP_SAVE };
+	struct nlmsghdr *nlh = ddfctl_build(&req, buf);
+
 	if (!nlh)
 		return ddfctl_err("internal: no request for this command");
 	return send_request(buf, &req, (struct reply_ctx){
-		.mode = R_FETCH, .out = stdout, .fetch = fn, .arg = arg,
+		.mode = R_FETCH, .out = stdout, .fetch = fn,
+		.restart = restart, .arg = arg,
 	});
 }

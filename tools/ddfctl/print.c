@@ -340,6 +340,7 @@ static void json_dev_extra(FILE *out, const void *buf, size_t len,
 	mode = ifindex && ri ? xdp_mode_on((int)ifindex, ri->id) : NULL;
 	fputs(", \"xdp\": ", out);
 	json_str(out, mode ? mode : "none");
+	gro_json(out, &ri->rule, name);
 }
 
 static void print_attrs(FILE *out, const struct aset *set, const void *buf,
@@ -856,10 +857,14 @@ void print_rule_reply(FILE *out, const struct nlmsghdr *nlh, bool stats)
 		/* a dump's rules are items of one array, closed by the caller */
 		if (!(nlh->nlmsg_flags & NLM_F_MULTI))
 			fputc('\n', out);
+		if (!stats) /* on stderr, as below */
+			gro_warn_rule(&ri.rule);
 		return;
 	}
 	if (decode_rule(nlh, &ri))
 		return;
+	if (!stats) /* on stderr: the listing stays as it was */
+		gro_warn_rule(&ri.rule);
 	if (stats)
 		print_stats_text(out, &ri);
 	else

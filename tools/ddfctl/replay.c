@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ddfctl replay: a rule's decisions over a capture file, no kernel needed.
+ * ddfctl replay: a rule's decisions over capture files, no kernel needed.
  *
  * The rule words are those of `rule add` (parsed by the same code, sized by
  * the same core), and each record goes through what the kernel's hook does
@@ -16,6 +16,10 @@
  *    clock never goes back: a record stamped earlier than one before it
  *    (captures merged from several taps, a clock stepped back) is taken at
  *    the latest time seen so far, and counted late.
+ *  - Several captures, one per port of a rule over several devices, are
+ *    merged by time (pcap_merge.h: equal timestamps in the order of the
+ *    files); the kernel takes the packets of its ports in the order its
+ *    CPUs meet them.
  *  - The kernel draws a random PRNG seed for the kinds that forget at
  *    random (sbf, rsbf, bsbf, bsbfsd, rlbsbf); replay derives one from the
  *    seed, so those kinds are reproducible offline but not equal.
@@ -32,8 +36,9 @@
  * never see it. `key frame` instead hashes every captured byte of every
  * record, link layer included (editcap -D's comparison).
  *
- * A rule of family netdev sees what the kernel's netdev hooks see: whole
- * Ethernet frames. Its records must be Ethernet (DLT_EN10MB); each is
+ * Each record is read in the link type of its own file. A rule of family
+ * netdev sees what the kernel's netdev hooks see: whole Ethernet frames.
+ * Its records must be Ethernet (DLT_EN10MB), every file's; each is
  * handed to ddf_key_hash_link() whole, from its MAC header, as the hook
  * hands it a frame, so VLAN tags, MAC addresses and frames that carry no
  * IP are keyed as the module keys them.
@@ -44,24 +49,36 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <pcap/pcap.h>
 
 #include "ddfctl.h"
 #include "ddf_registry.h"
+#include "pcap_merge.h"
+#include "replay_link.h"
 
 static const char replay_help[] =
-	"usage: ddfctl [-j] replay FILE [-w KEPT] [-W DROPPED] [-l LOG] [RULE WORDS]\n"
+	"usage: ddfctl [-j] replay FILE [FILE...] [-w KEPT] [-W DROPPED] [-l LOG]\n"
+	"                          [RULE WORDS]\n"
 	"  the decisions of a rule over a pcap or pcapng FILE ('-': stdin),\n"
 	"  no kernel needed; RULE WORDS are those of 'rule add' after its NAME\n"
 	"  (key, payload, ignore, decap, max-bytes, proto, family, filter,\n"
 	"  window, fpr, memory, shape, seed, hash, action; hook, priority,\n"
 	"  dev, iif and oif are taken and mean nothing offline), and 'key\n"
 	"  frame' with any family\n"
-	"  -w KEPT     write the packets the rule lets through (pcap)\n"
+	"  FILE...     several captures (one per port of a rule over several\n"
+	"              devices), merged by time as mergecap merges them (equal\n"
+	"              timestamps: the later FILE's record first), each FILE's\n"
+	"              records in its own order; the words up\n"
+	"              to the first rule keyword are FILEs. Each record is read\n"
+	"              in its FILE's link type\n"
+	"  -w KEPT     write the packets the rule lets through (pcap; several\n"
+	"              FILEs: merged, and they must have one link type)\n"
 	"  -W DROPPED  write the packets it drops (action drop)\n"
 	"  -l LOG      one line per record: its number (from 1), new,\n"
 	"              duplicate, unparsed, skipped or not-ip, and its captured\n"
-	"              length ('-': stdout)\n"
+	"              length; with several FILEs, its FILE's number (from 1)\n"
+	"              and its number in that FILE ('-': stdout)\n"
 	"  -j          the summary as JSON\n"
 	"  key frame   every captured byte of the record, link layer included,\n"
 	"              and its length: with filter exact window N-1, the packets\n"
@@ -79,139 +96,42 @@ static const char replay_help[] =
 	"summary: records, packets and bytes hashed, duplicates, dropped, marked,\n"
 	"  unparsed (IP but unusable, as the kernel counts), skipped (another\n"
 	"  family or protocol), not-ip, truncated (cut by the snap length), kept,\n"
-	"  late (stamped earlier than a record before it)\n";
+	"  late (stamped earlier than a record before it); with several FILEs,\n"
+	"  each one's records, and packets, bytes, duplicates, dropped, marked\n"
+	"  and unparsed as the kernel counts them per device\n";
 
 struct replay_counts {
 	uint64_t records, packets, bytes, duplicates, dropped, marked;
 	uint64_t unparsed, skipped, not_ip, truncated, kept, late;
 };
 
+/* per file: what the kernel counts per device of a rule over several */
+struct replay_file_counts {
+	uint64_t records, packets, bytes, duplicates, dropped, marked;
+	uint64_t unparsed;
+};
+
 struct replay {
-	const char *in, *kept_path, *dropped_path, *log_path;
+	const char **in; /* the FILEs */
+	unsigned int nin;
+	const char *kept_path, *dropped_path, *log_path;
 	struct ddf_rule_spec rule;
 	struct ddf_sipkey key;
 	struct ddf_params params; /* as the kernel gets them */
 	uint64_t mem_bytes;
 	void *mem;
 	struct ddf_filter *filter;
-	pcap_t *pcap;
-	u_int prec; /* of the files written */
-	int dlt;
-	bool link_known;
+	struct pcap_merge *merge;
+	/* of the files written: the FILEs' link type, largest snap length */
+	u_int prec;
+	int out_dlt, out_snap;
 	uint64_t t_max; /* the latest timestamp seen (ns) */
 	pcap_dumper_t *kept, *dropped;
 	FILE *log;
+	bool made[3]; /* -w, -W, -l created a file: removed on failure */
 	struct replay_counts c;
+	struct replay_file_counts *fc; /* one per FILE */
 };
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/*
- * Behind an ethertype whose payload starts at pay: skip VLAN tags (each
- * 2 bytes of TCI and the inner ethertype), then IPv4 or IPv6. The IP
- * version the link layer names goes to *ver; false when it names neither.
- */
-static bool ether_l3(const uint8_t *d, uint32_t n, uint16_t type,
-		     uint32_t pay, uint32_t *l3, uint8_t *ver)
-{
-	while (type == 0x8100 || type == 0x88a8 || type == 0x9100) {
-		if (pay + 4 > n)
-			return false;
-		type = be16(d + pay + 2);
-		pay += 4;
-	}
-	if (type == 0x0800)
-		*ver = 4;
-	else if (type == 0x86dd)
-		*ver = 6;
-	else
-		return false;
-	*l3 = pay;
-	return true;
-}
-
-/* BSD loopback: an address family, in either byte order for DLT_NULL */
-static bool loop_l3(const uint8_t *d, uint32_t n, bool any_order,
-		    uint8_t *ver)
-{
-	uint32_t be, le;
-
-	if (n < 4)
-		return false;
-	be = (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 |
-	     (uint32_t)d[2] << 8 | d[3];
-	le = (uint32_t)d[3] << 24 | (uint32_t)d[2] << 16 |
-	     (uint32_t)d[1] << 8 | d[0];
-	for (int i = 0; i < (any_order ? 2 : 1); i++) {
-		uint32_t af = i ? le : be;
-
-		if (af == 2) {
-			*ver = 4;
-			return true;
-		}
-		/* AF_INET6: Linux, NetBSD/OpenBSD, FreeBSD, Darwin */
-		if (af == 10 || af == 24 || af == 28 || af == 30) {
-			*ver = 6;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The link types replay finds an IP packet in. */
-static bool link_known(int dlt)
-{
-	switch (dlt) {
-	case DLT_EN10MB:
-	case DLT_RAW:
-	case DLT_IPV4:
-	case DLT_IPV6:
-	case DLT_LINUX_SLL:
-	case DLT_LINUX_SLL2:
-	case DLT_NULL:
-	case DLT_LOOP:
-		return true;
-	}
-	return false;
-}
-
-/*
- * Where the IP packet of a record starts, and the version its link layer
- * names (0: the packet's own version nibble decides, raw IP). False when
- * the record carries no IPv4 or IPv6 packet.
- */
-static bool record_l3(int dlt, const uint8_t *d, uint32_t n, uint32_t *l3,
-		      uint8_t *ver)
-{
-	*ver = 0;
-	switch (dlt) {
-	case DLT_EN10MB:
-		return n >= 14 && ether_l3(d, n, be16(d + 12), 14, l3, ver);
-	case DLT_LINUX_SLL: /* 16 bytes, the protocol at 14 */
-		return n >= 16 && ether_l3(d, n, be16(d + 14), 16, l3, ver);
-	case DLT_LINUX_SLL2: /* 20 bytes, the protocol at 0 */
-		return n >= 20 && ether_l3(d, n, be16(d), 20, l3, ver);
-	case DLT_NULL:
-	case DLT_LOOP:
-		*l3 = 4;
-		return loop_l3(d, n, dlt == DLT_NULL, ver);
-	case DLT_IPV4:
-		*ver = 4;
-		*l3 = 0;
-		return true;
-	case DLT_IPV6:
-		*ver = 6;
-		*l3 = 0;
-		return true;
-	case DLT_RAW:
-		*l3 = 0;
-		return true;
-	}
-	return false;
-}
 
 /* The filter, as the kernel builds it from the words `rule add` sends. */
 static int replay_filter(struct replay *rp, uint64_t now)
@@ -273,7 +193,7 @@ static const char *const verdict_names[] = {
 };
 
 /* One record through the hook's steps; its verdict. */
-static enum verdict replay_record(struct replay *rp,
+static enum verdict replay_record(struct replay *rp, int dlt,
 				  const struct pcap_pkthdr *h,
 				  const uint8_t *d)
 {
@@ -297,7 +217,7 @@ static enum verdict replay_record(struct replay *rp,
 		goto hashed;
 	}
 	if (r->key.form != DDF_KEY_FRAME) {
-		if (!record_l3(rp->dlt, d, h->caplen, &l3, &ver))
+		if (!replay_record_l3(dlt, d, h->caplen, &l3, &ver))
 			return V_NOT_IP;
 		flat.data = d + l3;
 		flat.len = h->caplen - l3;
@@ -331,13 +251,15 @@ hashed:
 								    V_NEW;
 }
 
-/* -w and -W: pcap files of the input's link type and snap length */
+/* -w and -W: pcap files of the inputs' link type and snap length */
 static pcap_dumper_t *open_out(struct replay *rp, const char *path,
-			       const char *opt)
+			       const char *opt, bool *made)
 {
 	pcap_t *dead = pcap_open_dead_with_tstamp_precision(
-		rp->dlt, pcap_snapshot(rp->pcap), rp->prec);
+		rp->out_dlt, rp->out_snap, rp->prec);
 	pcap_dumper_t *dump;
+	struct stat st;
+	bool existed = !strcmp(path, "-") || !stat(path, &st);
 
 	if (!dead) {
 		ddfctl_err("replay: %s '%s': no memory", opt, path);
@@ -347,10 +269,11 @@ static pcap_dumper_t *open_out(struct replay *rp, const char *path,
 	if (!dump)
 		ddfctl_err("replay: %s '%s': %s", opt, path, pcap_geterr(dead));
 	pcap_close(dead); /* the dumper keeps what it needs */
+	*made = dump && !existed;
 	return dump;
 }
 
-/* The same file as the input: writing it would truncate what is read. */
+/* The same file as an input: writing it would truncate what is read. */
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -362,51 +285,40 @@ static bool same_file(const char *a, const char *b)
 }
 
 /*
- * Open the input; ns timestamps, and the precision to write: a pcap file
- * in microseconds is written in microseconds (the same bytes), anything
- * else in nanoseconds.
+ * The keywords of rule add (parse.c): after the FILEs, the first word that
+ * is one begins the rule's words. A later FILE of such a name is given as
+ * ./NAME.
  */
-static int open_in(struct replay *rp, u_int *prec)
-{
-	char err[PCAP_ERRBUF_SIZE] = "";
-	FILE *f = stdin;
-	uint8_t m[4];
+static const char *const rule_keywords[] = {
+	"family", "hook",  "priority", "dev",	   "iif",    "oif",
+	"proto",  "key",   "payload",  "ignore",   "decap",  "max-bytes",
+	"filter", "window", "fpr",     "memory",   "cpus",   "shape",
+	"seed",	  "hash",  "action",   NULL,
+};
 
-	*prec = PCAP_TSTAMP_PRECISION_NANO;
-	if (strcmp(rp->in, "-")) {
-		f = fopen(rp->in, "rb");
-		if (!f)
-			return ddfctl_err("replay: '%s': %s", rp->in,
-					  strerror(errno));
-		if (fread(m, 1, 4, f) == 4 &&
-		    ((m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0xc3 &&
-		      m[3] == 0xd4) ||
-		     (m[0] == 0xd4 && m[1] == 0xc3 && m[2] == 0xb2 &&
-		      m[3] == 0xa1)))
-			*prec = PCAP_TSTAMP_PRECISION_MICRO;
-		rewind(f);
-	}
-	rp->pcap = pcap_fopen_offline_with_tstamp_precision(
-		f, PCAP_TSTAMP_PRECISION_NANO, err);
-	if (!rp->pcap) {
-		if (f != stdin)
-			fclose(f);
-		return ddfctl_err("replay: '%s' is not a capture libpcap reads: %s",
-				  rp->in, err);
-	}
-	rp->dlt = pcap_datalink(rp->pcap);
-	rp->link_known = link_known(rp->dlt);
-	return 0;
+static bool rule_keyword(const char *w)
+{
+	for (const char *const *k = rule_keywords; *k; k++)
+		if (!strcmp(*k, w))
+			return true;
+	return false;
 }
 
-/* FILE [-w KEPT] [-W DROPPED] [-l LOG] [-j] and the rule's words */
+/*
+ * FILE [FILE...] [-w KEPT] [-W DROPPED] [-l LOG] [-j] and the rule's words:
+ * the first word is a FILE, and so is every word after it up to the first
+ * rule keyword.
+ */
 static int replay_args(int argc, char **argv, struct replay *rp)
 {
 	char **words = calloc(argc + 1, sizeof(*words));
 	int nw = 0, err;
 
-	if (!words)
+	rp->in = calloc(argc + 1, sizeof(*rp->in));
+	if (!words || !rp->in) {
+		free(words);
 		return ddfctl_err("replay: no memory");
+	}
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char **dst = NULL;
@@ -414,8 +326,8 @@ static int replay_args(int argc, char **argv, struct replay *rp)
 		/* a word after priority may be negative: it is priority's */
 		if (a[0] != '-' || !a[1] ||
 		    (nw && !strcmp(words[nw - 1], "priority"))) {
-			if (!rp->in)
-				rp->in = a;
+			if (!rp->nin || (!nw && !rule_keyword(a)))
+				rp->in[rp->nin++] = a;
 			else
 				words[nw++] = argv[i];
 			continue;
@@ -441,9 +353,19 @@ static int replay_args(int argc, char **argv, struct replay *rp)
 		}
 		*dst = argv[++i];
 	}
-	if (!rp->in) {
+	if (!rp->nin) {
 		free(words);
 		return ddfctl_err("replay: needs a capture FILE (ddfctl replay --help)");
+	}
+	/* a later FILE that is not there may be a misspelt keyword */
+	for (unsigned int i = 1; i < rp->nin; i++) {
+		struct stat st;
+
+		if (strcmp(rp->in[i], "-") && stat(rp->in[i], &st)) {
+			free(words);
+			return ddfctl_err("replay: '%s': %s, and not a rule keyword either (ddfctl replay --help)",
+					  rp->in[i], strerror(errno));
+		}
 	}
 	err = parse_rule_words(nw, words, &rp->rule);
 	free(words);
@@ -459,19 +381,73 @@ static int replay_args(int argc, char **argv, struct replay *rp)
 		    (rp->log_path && !strcmp(rp->log_path, "-")) >
 	    1)
 		return ddfctl_err("replay: only one of -w, -W and -l can write to stdout ('-')");
-	if (rp->kept_path && same_file(rp->in, rp->kept_path))
-		return ddfctl_err("replay: -w '%s' is the input file",
-				  rp->kept_path);
-	if (rp->dropped_path && same_file(rp->in, rp->dropped_path))
-		return ddfctl_err("replay: -W '%s' is the input file",
-				  rp->dropped_path);
+	for (unsigned int i = 0; i < rp->nin; i++) {
+		const char *w = rp->nin > 1 ? "an input file" : "the input file";
+
+		if (rp->kept_path && same_file(rp->in[i], rp->kept_path))
+			return ddfctl_err("replay: -w '%s' is %s",
+					  rp->kept_path, w);
+		if (rp->dropped_path && same_file(rp->in[i], rp->dropped_path))
+			return ddfctl_err("replay: -W '%s' is %s",
+					  rp->dropped_path, w);
+		if (rp->log_path && same_file(rp->in[i], rp->log_path))
+			return ddfctl_err("replay: -l '%s' is %s",
+					  rp->log_path, w);
+	}
 	return 0;
 }
 
-static void print_summary(FILE *out, const struct replay *rp)
+/*
+ * What the FILEs must share before a record is read: family netdev keys
+ * Ethernet frames, and a file written holds one link type. The files
+ * written take the largest snap length, and are in microseconds when every
+ * FILE is a microsecond pcap file (one FILE: the same bytes), nanoseconds
+ * otherwise.
+ */
+static int check_inputs(struct replay *rp)
+{
+	const struct pcap_merge_file *f0 = pcap_merge_file(rp->merge, 0);
+	bool out = rp->kept_path || rp->dropped_path;
+
+	rp->out_dlt = f0->dlt;
+	rp->out_snap = f0->snaplen;
+	rp->prec = f0->usec ? PCAP_TSTAMP_PRECISION_MICRO :
+			      PCAP_TSTAMP_PRECISION_NANO;
+	for (unsigned int i = 0; i < rp->nin; i++) {
+		const struct pcap_merge_file *f = pcap_merge_file(rp->merge, i);
+		const char *name = pcap_datalink_val_to_name(f->dlt);
+		const char *name0 = pcap_datalink_val_to_name(f0->dlt);
+
+		if (family_netdev(rp->rule.family) && f->dlt != DLT_EN10MB)
+			return ddfctl_err("replay: family netdev keys Ethernet frames; '%s' has link type %s",
+					  f->path, name ? name : "?");
+		if (out && f->dlt != f0->dlt)
+			return ddfctl_err("replay: %s: '%s' has link type %s, '%s' %s, and a pcap file holds one",
+					  rp->kept_path ? "-w" : "-W", f->path,
+					  name ? name : "?", f0->path,
+					  name0 ? name0 : "?");
+		if (f->snaplen > rp->out_snap)
+			rp->out_snap = f->snaplen;
+		if (!f->usec)
+			rp->prec = PCAP_TSTAMP_PRECISION_NANO;
+	}
+	return 0;
+}
+
+static void print_file_json(FILE *out, const struct pcap_merge_file *f)
+{
+	const char *link = pcap_datalink_val_to_name(f->dlt);
+
+	fputs("\"file\": ", out);
+	json_str(out, f->path);
+	fprintf(out, ", \"linktype\": %d, \"linktype_name\": ", f->dlt);
+	json_str(out, link ? link : "?");
+	fprintf(out, ", \"snaplen\": %d", f->snaplen);
+}
+
+static void print_json(FILE *out, const struct replay *rp)
 {
 	const struct replay_counts *c = &rp->c;
-	const char *link = pcap_datalink_val_to_name(rp->dlt);
 	const struct ddf_params *p = &rp->params;
 	static const struct {
 		const char *name;
@@ -484,29 +460,72 @@ static void print_summary(FILE *out, const struct replay *rp)
 #undef RC
 	};
 
+	/* one FILE: it is described first, as before there were several */
+	fputc('{', out);
+	if (rp->nin == 1) {
+		print_file_json(out, pcap_merge_file(rp->merge, 0));
+		fputs(", ", out);
+	}
+	for (unsigned int i = 0; i < DDF_ARRAY_SIZE(n); i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", n[i].name,
+			*(const unsigned long long *)((const char *)c +
+						      n[i].off));
+	fprintf(out, ", \"filter\": {\"kind\": %u, \"kind_name\": \"%s\", \"window\": %llu",
+		p->kind, ddf_kind_name(p->kind), (unsigned long long)p->window);
+	if (p->flags & DDF_PF_TIME)
+		fprintf(out, ", \"window_ns\": %llu",
+			(unsigned long long)p->window_ns);
+	fprintf(out, ", \"bytes\": %llu}, \"files\": [",
+		(unsigned long long)rp->mem_bytes);
+	for (unsigned int i = 0; i < rp->nin; i++) {
+		const struct replay_file_counts *fc = &rp->fc[i];
+
+		fputs(i ? ", {" : "{", out);
+		print_file_json(out, pcap_merge_file(rp->merge, i));
+		fprintf(out, ", \"records\": %llu, \"packets\": %llu, \"bytes\": %llu, \"duplicates\": %llu, \"dropped\": %llu, \"marked\": %llu, \"unparsed\": %llu}",
+			(unsigned long long)fc->records,
+			(unsigned long long)fc->packets,
+			(unsigned long long)fc->bytes,
+			(unsigned long long)fc->duplicates,
+			(unsigned long long)fc->dropped,
+			(unsigned long long)fc->marked,
+			(unsigned long long)fc->unparsed);
+	}
+	fputs("]}\n", out);
+}
+
+static void print_summary(FILE *out, const struct replay *rp)
+{
+	const struct replay_counts *c = &rp->c;
+	const struct ddf_params *p = &rp->params;
+
 	if (ddfctl_json) {
-		fputs("{\"file\": ", out);
-		json_str(out, rp->in);
-		fprintf(out, ", \"linktype\": %d, \"linktype_name\": ", rp->dlt);
-		json_str(out, link ? link : "?");
-		fprintf(out, ", \"snaplen\": %d", pcap_snapshot(rp->pcap));
-		for (unsigned int i = 0; i < DDF_ARRAY_SIZE(n); i++)
-			fprintf(out, ", \"%s\": %llu", n[i].name,
-				*(const unsigned long long *)((const char *)c +
-							      n[i].off));
-		fprintf(out, ", \"filter\": {\"kind\": %u, \"kind_name\": \"%s\", \"window\": %llu",
-			p->kind, ddf_kind_name(p->kind),
-			(unsigned long long)p->window);
-		if (p->flags & DDF_PF_TIME)
-			fprintf(out, ", \"window_ns\": %llu",
-				(unsigned long long)p->window_ns);
-		fprintf(out, ", \"bytes\": %llu}}\n",
-			(unsigned long long)rp->mem_bytes);
+		print_json(out, rp);
 		return;
 	}
-	fprintf(out, "%s: %llu records, link type %s, snap length %d\n",
-		rp->in, (unsigned long long)c->records, link ? link : "?",
-		pcap_snapshot(rp->pcap));
+	if (rp->nin > 1)
+		fprintf(out, "%u captures merged by time: %llu records\n",
+			rp->nin, (unsigned long long)c->records);
+	for (unsigned int i = 0; i < rp->nin; i++) {
+		const struct pcap_merge_file *f = pcap_merge_file(rp->merge, i);
+		const struct replay_file_counts *fc = &rp->fc[i];
+		const char *link = pcap_datalink_val_to_name(f->dlt);
+
+		fprintf(out, "%s%s: %llu records, link type %s, snap length %d",
+			rp->nin > 1 ? "  " : "", f->path,
+			(unsigned long long)fc->records, link ? link : "?",
+			f->snaplen);
+		/* the words of the kernel's per-device line */
+		if (rp->nin > 1)
+			fprintf(out, ": packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu",
+				(unsigned long long)fc->packets,
+				(unsigned long long)fc->bytes,
+				(unsigned long long)fc->duplicates,
+				(unsigned long long)fc->dropped,
+				(unsigned long long)fc->marked,
+				(unsigned long long)fc->unparsed);
+		fputc('\n', out);
+	}
 	fprintf(out, "packets %llu bytes %llu duplicates %llu dropped %llu marked %llu unparsed %llu\n",
 		(unsigned long long)c->packets, (unsigned long long)c->bytes,
 		(unsigned long long)c->duplicates,
@@ -523,10 +542,20 @@ static void print_summary(FILE *out, const struct replay *rp)
 		print_duration(out, p->window_ns);
 	}
 	fprintf(out, " memory %llu bytes\n", (unsigned long long)rp->mem_bytes);
-	if (!rp->link_known && rp->rule.key.form != DDF_KEY_FRAME &&
-	    c->records)
-		fprintf(out, "note: replay finds no IP packets in link type %s: every record passed as not IP\n",
-			link ? link : "?");
+	for (unsigned int i = 0; i < rp->nin; i++) {
+		const struct pcap_merge_file *f = pcap_merge_file(rp->merge, i);
+		const char *link = pcap_datalink_val_to_name(f->dlt);
+
+		if (replay_link_known(f->dlt) ||
+		    rp->rule.key.form == DDF_KEY_FRAME || !rp->fc[i].records)
+			continue;
+		if (rp->nin == 1)
+			fprintf(out, "note: replay finds no IP packets in link type %s: every record passed as not IP\n",
+				link ? link : "?");
+		else
+			fprintf(out, "note: replay finds no IP packets in link type %s: every record of '%s' passed as not IP\n",
+				link ? link : "?", f->path);
+	}
 	if (c->late == 1)
 		fputs("note: 1 record was stamped earlier than a record before it: it was taken at the latest time seen, as the kernel's clock never goes back\n",
 		      out);
@@ -535,18 +564,20 @@ static void print_summary(FILE *out, const struct replay *rp)
 			(unsigned long long)c->late);
 }
 
-/* Read every record; 0, or -1 after a sentence. */
+/* Read every record, merged by time; 0, or -1 after a sentence. */
 static int replay_run(struct replay *rp)
 {
 	const struct ddf_rule_spec *r = &rp->rule;
-	struct pcap_pkthdr *h;
-	const u_char *d;
+	struct pcap_merge_rec rec;
 	int ret;
 
-	while ((ret = pcap_next_ex(rp->pcap, &h, &d)) == 1) {
-		/* read in ns precision: tv_usec holds nanoseconds */
-		uint64_t t = (uint64_t)h->ts.tv_sec * 1000000000ull +
-			     (uint64_t)h->ts.tv_usec;
+	while ((ret = pcap_merge_next(rp->merge, &rec)) == 1) {
+		const struct pcap_merge_file *f =
+			pcap_merge_file(rp->merge, rec.file);
+		struct replay_file_counts *fc = &rp->fc[rec.file];
+		const struct pcap_pkthdr *h = rec.h;
+		uint64_t t = rec.ns;
+		uint64_t bytes = rp->c.bytes;
 		enum verdict v;
 		bool drop = false;
 
@@ -563,21 +594,31 @@ static int replay_run(struct replay *rp)
 		else
 			rp->t_max = t;
 		rp->c.records++;
+		fc->records++;
 		if (h->caplen < h->len)
 			rp->c.truncated++;
-		v = replay_record(rp, h, d);
+		v = replay_record(rp, f->dlt, h, rec.data);
+		fc->bytes += rp->c.bytes - bytes;
 		switch (v) {
 		case V_DUP:
 			rp->c.duplicates++;
+			fc->duplicates++;
 			if (r->action == DDF_ACTION_DROP) {
 				rp->c.dropped++;
+				fc->dropped++;
 				drop = true;
 			} else if (r->action == DDF_ACTION_MARK) {
 				rp->c.marked++;
+				fc->marked++;
 			}
+			fc->packets++;
+			break;
+		case V_NEW:
+			fc->packets++;
 			break;
 		case V_UNPARSED:
 			rp->c.unparsed++;
+			fc->unparsed++;
 			break;
 		case V_SKIPPED:
 			rp->c.skipped++;
@@ -585,39 +626,45 @@ static int replay_run(struct replay *rp)
 		case V_NOT_IP:
 			rp->c.not_ip++;
 			break;
-		case V_NEW:
-			break;
 		}
 		if (!drop)
 			rp->c.kept++;
 		if (drop ? rp->dropped : rp->kept) {
 			struct pcap_pkthdr out = *h;
 
-			/* read in ns; a microsecond file gets microseconds */
+			/* read in ns; microsecond files get microseconds */
 			if (rp->prec == PCAP_TSTAMP_PRECISION_MICRO)
 				out.ts.tv_usec /= 1000;
 			pcap_dump((u_char *)(drop ? rp->dropped : rp->kept),
-				  &out, d);
+				  &out, rec.data);
 		}
-		if (rp->log)
+		if (rp->log && rp->nin > 1)
+			fprintf(rp->log, "%llu %s %u %u %llu\n",
+				(unsigned long long)rp->c.records,
+				verdict_names[v], h->caplen, rec.file + 1,
+				(unsigned long long)rec.record);
+		else if (rp->log)
 			fprintf(rp->log, "%llu %s %u\n",
 				(unsigned long long)rp->c.records,
 				verdict_names[v], h->caplen);
 	}
-	if (ret == PCAP_ERROR)
-		return pcapng_read_error(rp->in,
-					 (unsigned long long)rp->c.records,
-					 pcap_geterr(rp->pcap));
+	if (ret < 0)
+		return -1;
 	if (!rp->filter && replay_filter(rp, 0))
 		return -1;
 	return 0;
 }
 
-/* Close the outputs; -1 after a sentence when one could not be written. */
-static int replay_close(struct replay *rp, int err)
+/*
+ * Close the outputs; -1 after a sentence when one could not be written.
+ * After a failure, the files -w, -W and -l created are removed: nothing
+ * half written stays behind as if it were a result.
+ */
+static int close_outputs(struct replay *rp, int err)
 {
 	pcap_dumper_t *d[2] = { rp->kept, rp->dropped };
-	const char *path[2] = { rp->kept_path, rp->dropped_path };
+	const char *path[3] = { rp->kept_path, rp->dropped_path,
+				rp->log_path };
 
 	for (int i = 0; i < 2; i++) {
 		if (!d[i])
@@ -634,9 +681,22 @@ static int replay_close(struct replay *rp, int err)
 		err = ddfctl_err("replay: writing the log: %s",
 				 strerror(errno));
 	}
-	if (rp->pcap)
-		pcap_close(rp->pcap);
+	rp->kept = rp->dropped = NULL;
+	rp->log = NULL;
+	for (int i = 0; err && i < 3; i++)
+		if (rp->made[i])
+			unlink(path[i]);
+	return err;
+}
+
+/* Close everything; err again. */
+static int replay_close(struct replay *rp, int err)
+{
+	err = close_outputs(rp, err);
+	pcap_merge_close(rp->merge);
 	free(rp->mem);
+	free(rp->fc);
+	free(rp->in);
 	return err;
 }
 
@@ -650,7 +710,7 @@ int cmd_replay(int argc, char **argv)
 		return 0;
 	}
 	if (replay_args(argc, argv, &rp))
-		return -1;
+		return replay_close(&rp, -1);
 	/* the module's key: the rule's protocol becomes the key's selector */
 	if (rp.rule.l4proto) {
 		rp.rule.key.match = DDF_KM_L4PROTO;
@@ -662,40 +722,47 @@ int cmd_replay(int argc, char **argv)
 		uint8_t seed[DDF_SEED_LEN];
 
 		if (getrandom(seed, sizeof(seed), 0) != sizeof(seed))
-			return ddfctl_err("replay: no random seed: %s",
-					  strerror(errno));
+			return replay_close(
+				&rp, ddfctl_err("replay: no random seed: %s",
+						strerror(errno)));
 		ddf_sipkey_from_bytes(&rp.key, seed);
 	}
-	if (pcapng_check_ifaces(rp.in) || open_in(&rp, &rp.prec))
-		return -1;
-	err = 0;
-	if (family_netdev(rp.rule.family) && rp.dlt != DLT_EN10MB) {
-		const char *name = pcap_datalink_val_to_name(rp.dlt);
-
-		err = ddfctl_err("replay: family netdev keys Ethernet frames; '%s' has link type %s",
-				 rp.in, name ? name : "?");
-	}
+	rp.fc = calloc(rp.nin, sizeof(*rp.fc));
+	if (!rp.fc)
+		return replay_close(&rp, ddfctl_err("replay: no memory"));
+	/* every FILE opened and its first record read before any output */
+	rp.merge = pcap_merge_open("replay", rp.nin, rp.in);
+	if (!rp.merge)
+		return replay_close(&rp, -1);
+	err = check_inputs(&rp);
 	if (!err && rp.kept_path &&
-	    !(rp.kept = open_out(&rp, rp.kept_path, "-w")))
+	    !(rp.kept = open_out(&rp, rp.kept_path, "-w", &rp.made[0])))
 		err = -1;
 	if (!err && rp.dropped_path &&
-	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W")))
+	    !(rp.dropped = open_out(&rp, rp.dropped_path, "-W", &rp.made[1])))
 		err = -1;
 	if (!err && rp.log_path) {
+		struct stat st;
+
+		rp.made[2] = strcmp(rp.log_path, "-") && stat(rp.log_path, &st);
 		rp.log = strcmp(rp.log_path, "-") ? fopen(rp.log_path, "w") :
 						    stdout;
-		if (!rp.log)
+		if (!rp.log) {
+			rp.made[2] = false;
 			err = ddfctl_err("replay: -l '%s': %s", rp.log_path,
 					 strerror(errno));
+		}
 	}
 	if (!err)
 		err = replay_run(&rp);
-	/* the summary goes to stderr when a capture or the log has stdout */
+	/* the summary once the outputs are whole; stderr if one has stdout */
+	err = close_outputs(&rp, err);
 	if (!err)
 		print_summary((rp.kept_path && !strcmp(rp.kept_path, "-")) ||
 				      (rp.dropped_path &&
 				       !strcmp(rp.dropped_path, "-")) ||
-				      rp.log == stdout ?
+				      (rp.log_path &&
+				       !strcmp(rp.log_path, "-")) ?
 			      stderr :
 			      stdout,
 			      &rp);

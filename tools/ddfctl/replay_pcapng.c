@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The interfaces of a pcapng file, for ddfctl replay. libpcap gives a
- * pcapng file one link type and one snap length, those of its first
- * interface, and fails on an interface description block that differs,
- * wherever the block is: often before the first record, which replay then
- * reported as an error at "record 1". So the blocks of a pcapng file are
+ * The interfaces of a pcapng file, for ddfctl replay (pcap_merge.c).
+ * libpcap gives a pcapng file one link type and one snap length, those of
+ * its first interface, and fails on an interface description block that
+ * differs, wherever the block is: often before the first record, which
+ * replay then reported as an error at "record 1". So the blocks of a pcapng file are
  * walked before anything is read (headers only, skipping the bodies) and
  * the first interface that differs is named, with its values and the
  * first interface's, before a record is replayed or an output written.
@@ -25,7 +25,7 @@
 #define SNAP_MAX 262144u /* libpcap's largest snap length for most types */
 
 static const char why[] =
-	"libpcap reads a pcapng file only when all its interfaces have one link type and one snap length; split the file per interface first (e.g. with tshark's frame.interface_id)";
+	"libpcap reads a pcapng file only when all its interfaces have one link type and one snap length; split the file per interface first (e.g. with tshark's frame.interface_id) and give each part as a FILE";
 
 struct iface {
 	unsigned int section, id;
@@ -67,7 +67,8 @@ static void iface_word(char *buf, size_t size, const struct iface *i,
 		snprintf(buf, size, "interface %u", i->id);
 }
 
-static int differ(const char *path, const struct iface *first,
+static int differ(const char *cmd, const char *path,
+		  const struct iface *first,
 		  const struct iface *i)
 {
 	char a[64], b[64], la[32], lb[32];
@@ -78,11 +79,11 @@ static int differ(const char *path, const struct iface *first,
 	if (i->linktype != first->linktype) {
 		link_word(la, sizeof(la), i->linktype);
 		link_word(lb, sizeof(lb), first->linktype);
-		return ddfctl_err("replay: '%s': %s has link type %s, %s %s: %s",
-				  path, a, la, b, lb, why);
+		return ddfctl_err("%s: '%s': %s has link type %s, %s %s: %s",
+				  cmd, path, a, la, b, lb, why);
 	}
-	return ddfctl_err("replay: '%s': %s has snap length %u, %s %u: %s",
-			  path, a, i->snaplen, b, first->snaplen, why);
+	return ddfctl_err("%s: '%s': %s has snap length %u, %s %u: %s",
+			  cmd, path, a, i->snaplen, b, first->snaplen, why);
 }
 
 /*
@@ -90,7 +91,7 @@ static int differ(const char *path, const struct iface *first,
  * that cannot be walked (libpcap then says what is wrong); -1 after a
  * sentence naming the first interface that differs from the first one.
  */
-int pcapng_check_ifaces(const char *path)
+int pcapng_check_ifaces(const char *cmd, const char *path)
 {
 	struct iface first = { 0 }, cur = { 0 };
 	bool have = false, swap = false;
@@ -135,7 +136,7 @@ int pcapng_check_ifaces(const char *path)
 				have = true;
 			} else if (cur.linktype != first.linktype ||
 				   snap(cur.snaplen) != snap(first.snaplen)) {
-				ret = differ(path, &first, &cur);
+				ret = differ(cmd, path, &first, &cur);
 				break;
 			}
 			cur.id++;
@@ -151,16 +152,16 @@ int pcapng_check_ifaces(const char *path)
  * that differs (input that could not be walked ahead), say which rule of
  * libpcap's it broke; -1 after the sentence.
  */
-int pcapng_read_error(const char *path, unsigned long long records,
-		      const char *msg)
+int pcapng_read_error(const char *cmd, const char *path,
+		      unsigned long long records, const char *msg)
 {
 	if (!strncmp(msg, "an interface has ", 17)) {
 		if (records)
-			return ddfctl_err("replay: '%s': after record %llu: %s: %s",
-					  path, records, msg, why);
-		return ddfctl_err("replay: '%s': before the first record: %s: %s",
-				  path, msg, why);
+			return ddfctl_err("%s: '%s': after record %llu: %s: %s",
+					  cmd, path, records, msg, why);
+		return ddfctl_err("%s: '%s': before the first record: %s: %s",
+				  cmd, path, msg, why);
 	}
-	return ddfctl_err("replay: '%s': record %llu: %s", path, records + 1,
+	return ddfctl_err("%s: '%s': record %llu: %s", cmd, path, records + 1,
 			  msg);
 }

@@ -27,7 +27,7 @@
 
 static const char xdp_help[] =
 	"usage: ddfctl xdp attach dev DEV rule NAME [mode native|generic]\n"
-	"       ddfctl xdp detach dev DEV\n"
+	"       ddfctl xdp detach dev DEV | all\n"
 	"       ddfctl xdp [show]\n"
 	"  attach  load ddf's XDP program on DEV for the rule NAME, which must be\n"
 	"          of family netdev, hook none and DEV among its devices (attach\n"
@@ -37,7 +37,8 @@ static const char xdp_help[] =
 	"          (mark), or counted only\n"
 	"  mode    native: in the driver; generic: on any device, after the\n"
 	"          driver; default native, else generic where the driver has none\n"
-	"  detach  remove ddf's program from DEV (another program is left alone)\n"
+	"  detach  remove ddf's program from DEV, or from every device (all);\n"
+	"          another program is left alone\n"
 	"  show    the devices with ddf's program and their rules\n";
 
 /* libbpf's messages, kept for when a load fails */
@@ -157,6 +158,27 @@ const char *xdp_mode_on(int ifindex, uint32_t rule_id)
 	return NULL;
 }
 
+int xdp_each(void (*fn)(const char *dev, uint32_t rule_id, int mode,
+			void *arg),
+	     void *arg)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+
+	if (!ifs)
+		return ddfctl_err("xdp: listing the devices: %s", strerror(errno));
+	libbpf_set_print(bpf_log_print);
+	for (i = ifs; i->if_index; i++) {
+		const char *mode;
+		uint32_t prog = ddf_prog_on((int)i->if_index, &mode);
+
+		if (prog)
+			fn(i->if_name, ddf_prog_rule(prog), strcmp(mode, "native") ? 2 : 1,
+			   arg);
+	}
+	if_freenameindex(ifs);
+	return 0;
+}
+
 struct rule_names {
 	uint32_t id;
 	char name[DDF_NAME_MAX];
@@ -264,7 +286,7 @@ static bool rule_has_dev(const struct ddf_rule_spec *r, const char *dev)
 	return false;
 }
 
-static int xdp_attach(const char *dev, const char *name, int mode)
+int xdp_attach_rule(const char *dev, const char *name, int mode)
 {
 	struct ddf_rule_info ri;
 	struct ddf_xdp *skel;
@@ -329,7 +351,7 @@ static int xdp_attach(const char *dev, const char *name, int mode)
 	return err;
 }
 
-static int xdp_detach(const char *dev)
+int xdp_detach_dev(const char *dev)
 {
 	const char *mode;
 	int ifindex, err;
@@ -352,21 +374,30 @@ static int xdp_detach(const char *dev)
 	return 0;
 }
 
-int cmd_xdp(int argc, char **argv)
+/* xdp detach all: ddf's program off every device; the others are tried on */
+static void detach_one(const char *dev, uint32_t rule_id, int mode, void *arg)
 {
-	const char *what = argc ? argv[0] : "show";
-	char dev[16] = "", name[DDF_NAME_MAX] = "";
-	int mode = 0; /* 0: native, else generic; 1: native; 2: generic */
+	if (xdp_detach_dev(dev))
+		(*(unsigned int *)arg)++;
+}
 
-	if (!strcmp(what, "--help") || !strcmp(what, "help")) {
-		fputs(xdp_help, stdout);
-		return 0;
-	}
-	if (strcmp(what, "attach") && strcmp(what, "detach") &&
-	    strcmp(what, "show"))
-		return ddfctl_err("xdp: '%s' is not attach, detach or show (ddfctl xdp --help)",
-				  what);
-	for (int i = 1; i < argc; i += 2) {
+static int xdp_detach_all(void)
+{
+	unsigned int failed = 0;
+
+	if (xdp_each(detach_one, &failed))
+		return -1;
+	if (failed)
+		return ddfctl_err("xdp detach all: %u devices kept ddf's program",
+				  failed);
+	return 0;
+}
+
+int parse_xdp_words(const char *what, int argc, char **argv, char *dev,
+		    char *name, int *mode)
+{
+	*mode = 0;
+	for (int i = 0; i < argc; i += 2) {
 		const char *kw = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(what, "show"))
@@ -382,9 +413,9 @@ int cmd_xdp(int argc, char **argv)
 				return -1;
 		} else if (!strcmp(kw, "mode") && !strcmp(what, "attach")) {
 			if (!strcmp(arg, "native"))
-				mode = 1;
+				*mode = 1;
 			else if (!strcmp(arg, "generic"))
-				mode = 2;
+				*mode = 2;
 			else
 				return ddfctl_err("xdp attach: mode '%s' is not native or generic",
 						  arg);
@@ -393,13 +424,39 @@ int cmd_xdp(int argc, char **argv)
 					  what, kw);
 		}
 	}
+	if (strcmp(what, "show") && !dev[0])
+		return ddfctl_err("xdp %s: needs dev DEV", what);
+	if (!strcmp(what, "attach") && !name[0])
+		return ddfctl_err("xdp attach: needs rule NAME");
+	return 0;
+}
+
+int cmd_xdp(int argc, char **argv)
+{
+	const char *what = argc ? argv[0] : "show";
+	char dev[16] = "", name[DDF_NAME_MAX] = "";
+	int mode; /* 0: native, else generic; 1: native; 2: generic */
+
+	if (!strcmp(what, "--help") || !strcmp(what, "help")) {
+		fputs(xdp_help, stdout);
+		return 0;
+	}
+	if (strcmp(what, "attach") && strcmp(what, "detach") &&
+	    strcmp(what, "show"))
+		return ddfctl_err("xdp: '%s' is not attach, detach or show (ddfctl xdp --help)",
+				  what);
+	if (!strcmp(what, "detach") && argc == 2 && !strcmp(argv[1], "all")) {
+		if (ddfctl_dry_run) {
+			printf("xdp detach all: dry run, nothing removed\n");
+			return 0;
+		}
+		return xdp_detach_all();
+	}
+	if (argc && parse_xdp_words(what, argc - 1, argv + 1, dev, name, &mode))
+		return -1;
 	if (!strcmp(what, "show"))
 		return xdp_show();
-	if (!dev[0])
-		return ddfctl_err("xdp %s: needs dev DEV", what);
 	if (!strcmp(what, "detach"))
-		return xdp_detach(dev);
-	if (!name[0])
-		return ddfctl_err("xdp attach: needs rule NAME");
-	return xdp_attach(dev, name, mode);
+		return xdp_detach_dev(dev);
+	return xdp_attach_rule(dev, name, mode);
 }

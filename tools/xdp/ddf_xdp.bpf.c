@@ -6,6 +6,12 @@
  * rule's mark in 4 bytes of XDP metadata (action mark), or passed (action
  * count). Whatever the kfunc cannot judge passes: a rule deleted under the
  * program, say. GPL: kfuncs are for GPL programs only.
+ *
+ * "xdp.frags": libbpf loads it with BPF_F_XDP_HAS_FRAGS, which tells the
+ * driver it takes multi-buffer frames, so a device with jumbo frames (veth
+ * and most drivers refuse a program without it above a page's MTU) runs
+ * it natively; the kfunc keys such a frame whole. The program itself
+ * touches only the linear part (the metadata in front of it).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -18,7 +24,7 @@ extern int bpf_ddf_xdp(struct xdp_md *ctx, __u32 rule_id) __ksym;
 const volatile __u32 ddf_rule_id;
 const volatile __u32 ddf_mark;
 
-SEC("xdp")
+SEC("xdp.frags")
 int ddf_xdp(struct xdp_md *ctx)
 {
 	int v = bpf_ddf_xdp(ctx, ddf_rule_id);

@@ -158,8 +158,11 @@ enum ddf_dev_attr {
  * of family netdev and hook DDF_HOOK_NONE, in the namespace of the device
  * the frame came in on. It returns a ddf_xdp_verdict, or a negative errno
  * when it did nothing: -ENOENT, no such rule there (deleted, say);
- * -EINVAL, the rule is not of family netdev and hook none; -E2BIG, a
- * multi-buffer frame.
+ * -EINVAL, the rule is not of family netdev and hook none. A multi-buffer
+ * frame (a program loaded with XDP frags, BPF_F_XDP_HAS_FRAGS: a jumbo
+ * frame) is keyed whole, as at netdev ingress. A frame it cannot key (an
+ * unusable IP header, a fragment whose memory it cannot read) is counted
+ * as unparsed and gets DDF_XDP_PASS, as at netdev ingress.
  */
 enum ddf_xdp_verdict {
 	DDF_XDP_PASS, /* not seen within the window, or not a frame it keys */

@@ -21,6 +21,7 @@
 #define DDF_BUG_ON(x) WARN_ON_ONCE(x)
 #define DDF_CACHE_ALIGNED __aligned(64)
 #define DDF_ALWAYS_INLINE __always_inline
+#define DDF_NOINLINE noinline
 #define DDF_ARRAY_SIZE(a) ARRAY_SIZE(a)
 
 static inline u64 ddf_div64(u64 a, u64 b)

@@ -19,6 +19,7 @@ int memcmp(const void *a, const void *b, size_t n);
 
 #define DDF_CACHE_ALIGNED __attribute__((__aligned__(64)))
 #define DDF_ALWAYS_INLINE inline __attribute__((__always_inline__))
+#define DDF_NOINLINE __attribute__((__noinline__))
 #define DDF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define DDF_LIKELY(x) __builtin_expect(!!(x), 1)

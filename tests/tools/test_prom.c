@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddfctl -o prometheus without a kernel: GET replies as the kernel writes
+ * them (rules of the IP families, netdev rules over several devices, one
+ * gone, names that need escaping), printed by prom.c, checked here for the
+ * format's details, and written with what ddfctl -j stats prints of the
+ * same messages, for test_prom.sh to hand to promtool and compare sample
+ * by sample.
+ *
+ *   ddfctl_prom_tests [DIR]   DIR/metrics.prom, DIR/stats.json
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "ddfctl.h"
+
+bool ddfctl_json;
+bool ddfctl_dry_run;
+
+static int pass, fail;
+
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (cond) {                                                  \
+			pass++;                                              \
+		} else {                                                     \
+			fail++;                                              \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
+			printf(__VA_ARGS__);                                 \
+			putchar('\n');                                       \
+		}                                                            \
+	} while (0)
+
+/* packets bytes duplicates dropped marked unparsed */
+#define NCTR 6
+
+struct dev_reply {
+	const char *name, *given;
+	uint32_t ifindex;
+	uint64_t c[NCTR];
+};
+
+struct rule_reply {
+	const char *words; /* rule add's, after the name */
+	const char *name;
+	uint64_t bytes; /* the filter's memory */
+	uint64_t c[NCTR];
+	uint64_t generation;
+	uint32_t fill_ppm;
+	unsigned int ndevs;
+	struct dev_reply devs[4];
+};
+
+static const struct rule_reply rules[] = {
+	{ "window 100k action mark 0x10/0xf0", "web", 81920,
+	  { 1000, 64000, 7, 0, 7, 0 }, 3, 125000, 0, { { 0 } } },
+	/* three ports, the last gone; 5 frames of an XDP program elsewhere */
+	{ "family netdev hook ingress dev m0,m1,m2 window 100000 fpr 1e-6",
+	  "ports", 262144, { 185, 18500, 80, 80, 0, 2 }, 1, 333,
+	  3, { { "m0", "m0", 4, { 90, 9000, 40, 40, 0, 1 } },
+	       { "m1", "m1", 5, { 90, 9000, 40, 40, 0, 1 } },
+	       { "m2", "m2", 0, { 0, 0, 0, 0, 0, 0 } } } },
+	/* one device, renamed */
+	{ "family netdev hook none dev eth1 window 10k action count", "n1",
+	  65536, { 12, 1200, 0, 0, 0, 0 }, 0, 17,
+	  1, { { "wan0", "eth1", 9, { 12, 1200, 0, 0, 0, 0 } } } },
+	/* a port waiting for the name a renamed device of the rule took */
+	{ "family netdev dev eth2,eth3 window 1000", "twice", 4096,
+	  { 3, 300, 1, 1, 0, 0 }, 0, 2000,
+	  2, { { "eth2", "eth3", 7, { 3, 300, 1, 1, 0, 0 } },
+	       { "eth2", "eth2", 0, { 0, 0, 0, 0, 0, 0 } } } },
+	/* names to escape: a quote, a backslash, a newline */
+	{ "filter exact window 2ms action count", "q\"x\\y", 2048,
+	  { 5, 500, 2, 0, 0, 0 }, 0, 1000, 0, { { 0 } } },
+	{ "window 1000", "new\nline", 4096, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0,
+	  { { 0 } } },
+	/* no window; no model for the rate */
+	{ "filter sbf memory 1M", "s", 1048576, { 1u << 31, 1ull << 40, 3, 3, 0, 0 },
+	  0, 999999, 0, { { 0 } } },
+	{ "filter queue window 1000 shape inner_kind=apbbf,subfilters=4,k=3,l=10,m=7,block_bits=512,block_hashes=8",
+	  "qa", 4096, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0, { { 0 } } },
+	/* a time window with a count, the largest counter */
+	{ "family ip6 hook input window 20k/100ms fpr 1e-3", "t", 12288,
+	  { UINT64_MAX, 1, 0, 0, 0, 0 }, 9, 1, 0, { { 0 } } },
+};
+
+static void put_counters(struct nlmsghdr *nlh, const uint64_t *c)
+{
+	for (int i = 0; i < NCTR; i++)
+		mnl_attr_put_u64(nlh, DDF_STATS_A_PACKETS + i, c[i]);
+}
+
+/*
+ * A GET reply for r as the kernel writes one (a dump's: NLM_F_MULTI):
+ * rule add's request with the attributes only replies carry.
+ */
+static struct nlmsghdr *reply(const struct rule_reply *r, char *buf)
+{
+	static char req_buf[8192];
+	struct ddf_cmd_req req = { .op = OP_RULE_ADD };
+	char line[1024], *w[64], *save, *t;
+	const struct nlattr *a, *b;
+	struct nlmsghdr *rq, *nlh;
+	struct nlattr *n, *list, *e;
+	int nw = 0;
+
+	snprintf(line, sizeof(line), "x %s", r->words);
+	for (t = strtok_r(line, " ", &save); t && nw < 64;
+	     t = strtok_r(NULL, " ", &save))
+		w[nw++] = t;
+	if (parse_rule_add(nw, w, &req.rule))
+		return NULL;
+	rq = ddfctl_build(&req, req_buf);
+	if (!rq)
+		return NULL;
+	nlh = mnl_nlmsg_put_header(buf);
+	*nlh = *rq;
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
+	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
+	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
+	mnl_attr_put_u32(nlh, DDF_A_ID, 42);
+	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(a)) {
+		case DDF_A_NAME:
+		case DDF_A_DEV:
+		case DDF_A_DEVS:
+			continue;
+		case DDF_A_FILTER:
+			n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
+			mnl_attr_for_each_nested(b, a)
+				if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
+					mnl_attr_put(nlh, mnl_attr_get_type(b),
+						     mnl_attr_get_payload_len(b),
+						     mnl_attr_get_payload(b));
+			mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH,
+					req.rule.hash_alg);
+			mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, r->bytes);
+			mnl_attr_nest_end(nlh, n);
+			continue;
+		}
+		mnl_attr_put(nlh, mnl_attr_get_type(a),
+			     mnl_attr_get_payload_len(a),
+			     mnl_attr_get_payload(a));
+	}
+	if (r->ndevs) {
+		mnl_attr_put_strz(nlh, DDF_A_DEV, r->devs[0].name);
+		mnl_attr_put_u32(nlh, DDF_A_DEV_IFINDEX, r->devs[0].ifindex);
+		list = mnl_attr_nest_start(nlh, DDF_A_DEVS);
+		for (unsigned int i = 0; i < r->ndevs; i++) {
+			e = mnl_attr_nest_start(nlh, i + 1);
+			mnl_attr_put_strz(nlh, DDF_DEV_A_NAME, r->devs[i].name);
+			mnl_attr_put_u32(nlh, DDF_DEV_A_IFINDEX,
+					 r->devs[i].ifindex);
+			mnl_attr_put_strz(nlh, DDF_DEV_A_GIVEN,
+					  r->devs[i].given);
+			n = mnl_attr_nest_start(nlh, DDF_DEV_A_STATS);
+			put_counters(nlh, r->devs[i].c);
+			mnl_attr_nest_end(nlh, n);
+			mnl_attr_nest_end(nlh, e);
+		}
+		mnl_attr_nest_end(nlh, list);
+	}
+	n = mnl_attr_nest_start(nlh, DDF_A_STATS);
+	put_counters(nlh, r->c);
+	mnl_attr_put_u64(nlh, DDF_STATS_A_GENERATION, r->generation);
+	mnl_attr_put_u32(nlh, DDF_STATS_A_FILL_PPM, r->fill_ppm);
+	mnl_attr_nest_end(nlh, n);
+	return nlh;
+}
+
+/* prom_print() of the decoded replies of rules[from, to) (free it) */
+static char *prom_text(size_t from, size_t to)
+{
+	static char buf[16384];
+	struct ddf_rule_info *ri = calloc(to - from + 1, sizeof(*ri));
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+
+	for (size_t i = from; i < to; i++) {
+		struct nlmsghdr *nlh = reply(&rules[i], buf);
+
+		CHECK(nlh && !decode_rule(nlh, &ri[n]), "rule %zu: a reply", i);
+		if (nlh)
+			n++;
+	}
+	f = open_memstream(&text, &len);
+	prom_print(f, ri, n);
+	fclose(f);
+	free(ri);
+	return text;
+}
+
+/* Test the whole text of one rule of the IP families */
+static void test_one_rule(void)
+{
+	static const char head[] =
+		"# HELP ddf_packets_total A rule's packets (netdev: frames) judged, every device's included.\n"
+		"# TYPE ddf_packets_total counter\n"
+		"ddf_packets_total{rule=\"web\"} 1000\n"
+		"# HELP ddf_bytes_total A rule's bytes of the packets judged, every device's included.\n"
+		"# TYPE ddf_bytes_total counter\n"
+		"ddf_bytes_total{rule=\"web\"} 64000\n"
+		"# HELP ddf_duplicates_total A rule's duplicates: packets its filter had seen in the window, every device's included.\n"
+		"# TYPE ddf_duplicates_total counter\n"
+		"ddf_duplicates_total{rule=\"web\"} 7\n"
+		"# HELP ddf_dropped_total A rule's duplicates dropped (action drop), every device's included.\n"
+		"# TYPE ddf_dropped_total counter\n"
+		"ddf_dropped_total{rule=\"web\"} 0\n"
+		"# HELP ddf_marked_total A rule's duplicates marked (action mark), every device's included.\n"
+		"# TYPE ddf_marked_total counter\n"
+		"ddf_marked_total{rule=\"web\"} 7\n"
+		"# HELP ddf_unparsed_total A rule's packets passed unjudged (not IP, malformed, another family), every device's included.\n"
+		"# TYPE ddf_unparsed_total counter\n"
+		"ddf_unparsed_total{rule=\"web\"} 0\n"
+		"# HELP ddf_filter_fill_ratio The share of the rule's filter in use, 0 to 1 (stats: fill).\n"
+		"# TYPE ddf_filter_fill_ratio gauge\n"
+		"ddf_filter_fill_ratio{rule=\"web\"} 0.125\n"
+		"# HELP ddf_filter_bytes Memory the rule's filter holds, in bytes.\n"
+		"# TYPE ddf_filter_bytes gauge\n"
+		"ddf_filter_bytes{rule=\"web\"} 81920\n";
+	char *text = prom_text(0, 1);
+
+	CHECK(!strncmp(text, head, strlen(head)), "one rule:\n%s", text);
+	CHECK(strstr(text, "# TYPE ddf_filter_fpr gauge\nddf_filter_fpr{rule=\"web\"} 9."),
+	      "one rule: fpr:\n%s", text);
+	CHECK(strstr(text, "# TYPE ddf_filter_window gauge\nddf_filter_window{rule=\"web\"} 100"),
+	      "one rule: window:\n%s", text);
+	CHECK(!strstr(text, "ddf_filter_window_seconds") &&
+		      !strstr(text, "ddf_dev_"),
+	      "one rule: a count window, no device:\n%s", text);
+	CHECK(strstr(text, "# TYPE ddf_rule_info gauge\n"
+			   "ddf_rule_info{rule=\"web\",family=\"inet\",hook=\"prerouting\",kind=\"apbbf\",action=\"mark\"} 1\n"),
+	      "one rule: info:\n%s", text);
+	free(text);
+}
+
+/* Test the details of the whole set: escapes, devices, gauges left out */
+static void test_all_rules(void)
+{
+	static const char *const has[] = {
+		"ddf_packets_total{rule=\"q\\\"x\\\\y\"} 5\n",
+		"ddf_packets_total{rule=\"new\\nline\"} 0\n",
+		"ddf_packets_total{rule=\"t\"} 18446744073709551615\n",
+		"# TYPE ddf_dev_packets_total counter\n"
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m0\"} 90\n"
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m1\"} 90\n"
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m2\"} 0\n"
+		"ddf_dev_packets_total{rule=\"n1\",dev=\"wan0\"} 12\n"
+		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2\"} 3\n"
+		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2#2\"} 0\n",
+		"ddf_dev_unparsed_total{rule=\"ports\",dev=\"m0\"} 1\n",
+		"ddf_filter_window_seconds{rule=\"q\\\"x\\\\y\"} 0.002\n",
+		"ddf_filter_window_seconds{rule=\"t\"} 0.1\n",
+		"ddf_filter_fill_ratio{rule=\"s\"} 0.999999\n",
+		"ddf_filter_fpr{rule=\"q\\\"x\\\\y\"} 0\n",
+		"ddf_rule_info{rule=\"ports\",family=\"netdev\",hook=\"ingress\",kind=\"apbbf\",action=\"drop\"} 1\n",
+		"ddf_rule_info{rule=\"n1\",family=\"netdev\",hook=\"none\",kind=\"apbbf\",action=\"count\"} 1\n",
+		"ddf_rule_info{rule=\"t\",family=\"ip6\",hook=\"input\",kind=\"apbbf\",action=\"drop\"} 1\n",
+	};
+	static const char *const lacks[] = {
+		"ddf_filter_window{rule=\"s\"}", "ddf_filter_fpr{rule=\"qa\"}",
+		"ddf_dev_packets_total{rule=\"web\"",
+	};
+	char *text = prom_text(0, DDF_ARRAY_SIZE(rules));
+
+	for (size_t i = 0; i < DDF_ARRAY_SIZE(has); i++)
+		CHECK(strstr(text, has[i]), "all rules lack '%s':\n%s", has[i],
+		      text);
+	for (size_t i = 0; i < DDF_ARRAY_SIZE(lacks); i++)
+		CHECK(!strstr(text, lacks[i]), "all rules have '%s'", lacks[i]);
+	free(text);
+	text = prom_text(0, 0);
+	CHECK(text && !text[0], "no rule, no line: '%s'", text);
+	free(text);
+}
+
+/* Test that a name that is not UTF-8 becomes U+FFFD, its UTF-8 kept */
+static void test_utf8(void)
+{
+	static char buf[16384];
+	struct nlmsghdr *nlh = reply(&rules[2], buf);
+	struct ddf_rule_info ri;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!nlh || decode_rule(nlh, &ri)) {
+		CHECK(0, "the netdev reply decodes");
+		return;
+	}
+	snprintf(ri.rule.devs[0], sizeof(ri.rule.devs[0]), "\xc3\xa9t\xff\xe2\x82");
+	f = open_memstream(&text, &len);
+	prom_print(f, &ri, 1);
+	fclose(f);
+	CHECK(strstr(text, "{rule=\"n1\",dev=\"\xc3\xa9t\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"} 12\n"),
+	      "not UTF-8:\n%s", text);
+	free(text);
+}
+
+/* dir/metrics.prom and dir/stats.json: the same messages, both ways */
+static int write_files(const char *dir)
+{
+	static char buf[16384];
+	struct ddf_rule_info ri[DDF_ARRAY_SIZE(rules)];
+	char path[4096];
+	FILE *prom, *json;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
+	json = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/metrics.prom", dir);
+	prom = fopen(path, "w");
+	if (!json || !prom) {
+		perror(path);
+		return -1;
+	}
+	ddfctl_json = true;
+	for (size_t i = 0; i < DDF_ARRAY_SIZE(rules); i++) {
+		struct nlmsghdr *nlh = reply(&rules[i], buf);
+
+		if (!nlh || decode_rule(nlh, &ri[n]))
+			return -1;
+		/* as nl.c prints a dump */
+		fputs(n ? ", " : "[", json);
+		print_rule_reply(json, nlh, true);
+		n++;
+	}
+	fputs("]\n", json);
+	ddfctl_json = false;
+	prom_print(prom, ri, n);
+	return fclose(json) || fclose(prom) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	test_one_rule();
+	test_all_rules();
+	test_utf8();
+	if (argc > 1)
+		CHECK(!write_files(argv[1]), "files written into %s", argv[1]);
+	printf("test_prom: %d passed, %d failed\n", pass, fail);
+	return fail ? 1 : 0;
+}
