@@ -128,12 +128,85 @@ wants_virtio() {
 	return 1
 }
 
+# The VM's virtio-net port (tests/netns/virtio.sh, the benchmark's virtio
+# rows), whose other end is tests/qemu/feed.py. As root, where the host
+# has tun: a multi-queue tap ($DDF_VM_VIRTIO_QUEUES queue pairs) in a
+# network namespace of its own, made for the VM and deleted after it, in
+# which QEMU and feed.py run; feed.py writes the frames into the tap's
+# host side by a packet socket, and tun spreads them over the queues by
+# their flow hash, as a NIC's RSS would. Otherwise QEMU's stream netdev on
+# a UNIX socket, whose stream protocol feed.py speaks: those netdevs take
+# no "queues" (QEMU 7.2: only tap and vhost-user do), so that port has one
+# queue pair.
+: "${DDF_VM_VIRTIO_QUEUES:=4}"
+feed_tap=feed0
+feed_mac=52:54:00:dd:f0:01
+
+# feed_sweep: the namespaces of runs that were killed before they could
+# delete theirs (SIGKILL): ddf-vm-PID-*, with PID gone and nothing inside
+feed_sweep() {
+	for f in /run/netns/ddf-vm-*; do
+		[ -e "$f" ] || continue
+		ns=${f##*/}
+		pid=${ns#ddf-vm-}
+		pid=${pid%%-*}
+		if ! kill -0 "$pid" 2>/dev/null &&
+			[ -z "$(ip netns pids "$ns" 2>/dev/null)" ]; then
+			ip netns del "$ns" 2>/dev/null || true
+		fi
+	done
+}
+
+# feed_tap_setup NS: the namespace NS with the multi-queue tap, up, at an
+# MTU that takes jumbo frames (tests/netns/virtio.sh sets 9000 in the
+# guest); no IPv6 there, so nothing but feed.py's frames goes into the
+# port. On failure, why on stdout.
+feed_tap_setup() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "not root (a tap needs CAP_NET_ADMIN)"
+		return 1
+	fi
+	if [ ! -c /dev/net/tun ]; then
+		echo "no /dev/net/tun"
+		return 1
+	fi
+	feed_sweep
+	if ! err=$(ip netns add "$1" 2>&1); then
+		echo "ip netns add: $err"
+		return 1
+	fi
+	feed_ns=$1
+	if ! err=$({ ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
+		ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 &&
+		ip -n "$1" tuntap add mode tap multi_queue name "$feed_tap" &&
+		ip -n "$1" link set "$feed_tap" mtu 9216 up; } 2>&1); then
+		echo "a multi-queue tap: $(echo "$err" | head -n 1)"
+		return 1
+	fi
+}
+
+# feed_cleanup: QEMU and feed.py stopped, the namespace and the socket's
+# directory gone; boot's trap too (on a signal, or an error under set -e)
+feed_cleanup() {
+	[ -z "${qpid:-}" ] || kill "$qpid" 2>/dev/null || true
+	if [ -n "${fpid:-}" ]; then
+		kill "$fpid" 2>/dev/null || true
+		wait "$fpid" 2>/dev/null || true
+	fi
+	qpid='' fpid=''
+	if [ -n "${feed_ns:-}" ]; then
+		ip netns del "$feed_ns" 2>/dev/null || true
+		feed_ns=
+	fi
+	if [ -n "${feed_dir:-}" ]; then
+		rm -rf "$feed_dir"
+		feed_dir=
+	fi
+}
+
 # boot NAME IMAGE SMP TIMEOUT CMDLINE [interactive]
-# With $virtio set (prepare), the VM gets a virtio-net port whose other
-# end is tests/qemu/feed.py: QEMU's stream netdev on a UNIX socket. Those
-# netdevs have no "queues" (only tap and vhost take one), so the port has
-# one queue pair; virtio_net's XDP then shares it for XDP_TX, in a locked
-# mode, which ddf's program (drop or pass) never uses.
+# With $virtio set (prepare), the VM gets the virtio-net port (above); the
+# interactive shell gets the stream port, with nothing at its other end.
 boot() {
 	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 mode=${6:-}
 	set -- -nodefaults -no-user-config -no-reboot -display none \
@@ -141,26 +214,53 @@ boot() {
 		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
 		${DDF_VM_QEMU_ARGS:-}
-	feed_dir=
+	feed_dir='' feed_ns='' feed_port='' qpid='' fpid=''
+	in_ns=
 	if [ -n "${virtio:-}" ]; then
 		# a short path: a UNIX socket's has at most 107 bytes
 		feed_dir=$(mktemp -d "${TMPDIR:-/tmp}/ddf-feed.XXXXXX")
-		set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
-			-device "virtio-net-pci,netdev=feed,mac=52:54:00:dd:f0:01"
+		trap 'feed_cleanup; exit 143' TERM
+		trap 'feed_cleanup; exit 130' INT
+		trap 'feed_cleanup; exit 129' HUP
+		trap feed_cleanup EXIT
+		q=$DDF_VM_VIRTIO_QUEUES
+		why=interactive
+		if [ "$mode" != interactive ] &&
+			why=$(feed_tap_setup "ddf-vm-$$-${feed_dir##*.}"); then
+			# (the namespace's name again: the subshell's setting
+			# of $feed_ns is lost)
+			feed_ns=ddf-vm-$$-${feed_dir##*.}
+			feed_port="--tap $feed_tap"
+			in_ns="ip netns exec $feed_ns"
+			set -- "$@" -netdev "tap,id=feed,ifname=$feed_tap,script=no,downscript=no,queues=$q,vhost=off" \
+				-device "virtio-net-pci,netdev=feed,mq=on,vectors=$((2 * q + 2)),mac=$feed_mac"
+			echo "  virtio-net port: a tap of $q queue pairs in the namespace $feed_ns"
+		else
+			# the namespace, if feed_tap_setup got that far
+			ns=ddf-vm-$$-${feed_dir##*.}
+			[ ! -e "/run/netns/$ns" ] || ip netns del "$ns" 2>/dev/null || true
+			feed_port=$feed_dir/sock
+			set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
+				-device "virtio-net-pci,netdev=feed,mac=$feed_mac"
+			[ "$mode" = interactive ] ||
+				echo "  virtio-net port: QEMU's stream netdev, one queue pair (no tap: $why)"
+		fi
 	fi
 	if [ "$mode" = interactive ]; then
 		"$DDF_QEMU_BIN" "$@" -serial mon:stdio -serial null
-		[ -z "$feed_dir" ] || rm -rf "$feed_dir"
+		feed_cleanup
+		trap - EXIT INT TERM HUP
 		return
 	fi
 	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out" "$vm/$lane-$name.feed"
 	set -- "$@" -serial "file:$vm/$lane-$name.log" \
 		-serial "file:$vm/$lane-$name.out"
-	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" &
+	# shellcheck disable=SC2086
+	timeout -k 10 "$limit" $in_ns "$DDF_QEMU_BIN" "$@" &
 	qpid=$!
-	fpid=
 	if [ -n "$feed_dir" ]; then
-		python3 "$DDF_QEMU/feed.py" "$feed_dir/sock" \
+		# shellcheck disable=SC2086
+		$in_ns python3 "$DDF_QEMU/feed.py" $feed_port \
 			"$vm/$lane-$name.out" "$DDF_BUILD/ddf_spangen" "$feed_dir" \
 			>"$vm/$lane-$name.feed" 2>&1 &
 		fpid=$!
@@ -168,10 +268,10 @@ boot() {
 	[ -z "${follow:-}" ] || follow_out "$vm/$lane-$name.out" "$qpid" "$follow"
 	qrc=0
 	wait "$qpid" || qrc=$?
-	if [ -n "$fpid" ]; then
-		kill "$fpid" 2>/dev/null || true
-		wait "$fpid" 2>/dev/null || true
-		rm -rf "$feed_dir"
+	qpid=
+	if [ -n "$feed_dir" ]; then
+		feed_cleanup
+		trap - EXIT INT TERM HUP
 	fi
 	return "$qrc"
 }
