@@ -106,8 +106,10 @@ class StreamPort:
             pass
 
     def send(self, frames):
+        """The frames written; how, for the log."""
         self.sock.sendall(b"".join(struct.pack(">I", len(fr)) + fr
                                    for fr in frames))
+        return ""
 
 
 class StallError(OSError):
@@ -127,9 +129,12 @@ class TapPort:
         self.sent = 0
         self.base_taken, self.base_dropped = self.counters()
         self.done = 0
-        nq = len([q for q in os.listdir(f"/sys/class/net/{ifname}/queues")
-                  if q.startswith("tx-")])
-        log(f"writing into the tap {ifname} ({nq} queues)")
+        log(f"writing into the tap {ifname}")
+
+    def queues(self):
+        """The tap's queues QEMU has attached (those the guest uses)."""
+        qs = os.listdir(f"/sys/class/net/{self.ifname}/queues")
+        return len([q for q in qs if q.startswith("tx-")])
 
     def counters(self):
         """The tap's frames read by QEMU and dropped, since it was made."""
@@ -162,6 +167,7 @@ class TapPort:
             time.sleep(0.002)
 
     def send(self, frames):
+        """The frames written (drops logged); how, for the log."""
         dropped0 = self.update()
         for fr in frames:
             if self.sent - self.done >= self.WINDOW:
@@ -172,6 +178,7 @@ class TapPort:
         dropped = self.update() - dropped0
         if dropped:
             log(f"the tap dropped {dropped} frames")
+        return f" over {self.queues()} queues"
 
 
 def flood(port, count, seq):
@@ -190,7 +197,7 @@ def flood(port, count, seq):
         if len(chunk) == 4096:
             port.send(chunk)
             chunk = []
-    port.send(chunk)
+    return port.send(chunk)
 
 
 def main():
@@ -225,14 +232,14 @@ def main():
             words = line.split()
             if line.startswith("ddf-feed: flood "):
                 try:
-                    flood(port, int(words[2]), int(words[3]))
+                    how = flood(port, int(words[2]), int(words[3]))
                 except StallError as e:
                     log(f"{' '.join(words[1:])}: {e}")
                     continue
                 except OSError as e:
                     log(f"QEMU closed the port: {e}")
                     return
-                log(f"{' '.join(words[1:])}: frames sent")
+                log(f"{' '.join(words[1:])}: frames sent{how}")
                 continue
             if not line.startswith("ddf-feed: send "):
                 continue
@@ -245,14 +252,14 @@ def main():
                 scenarios[scen] = pcap_frames(os.path.join(d, "sent.pcap"))
             frames = scenarios[scen]
             try:
-                port.send(frames)
+                how = port.send(frames)
             except StallError as e:
                 log(f"{' '.join(words[1:])}: {e}")
                 continue
             except OSError as e:
                 log(f"QEMU closed the port: {e}")
                 return
-            log(f"{' '.join(words[1:])}: {len(frames)} frames sent")
+            log(f"{' '.join(words[1:])}: {len(frames)} frames sent{how}")
         time.sleep(0.1)
 
 
