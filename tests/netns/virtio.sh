@@ -349,8 +349,15 @@ ingress() {
 		priority -10 $rule $(words "$v")
 	cap_start "$rcv" cap0 "$s-$v-in"
 	cap_start "$rcv" "$port" "$s-$v-in-port"
+	q0=$(rxq $kind)
 	feed "$s"
 	cap_stop "$s-$v-in" "$k" "$s-$v-in-port" "$n"
+	rxq_since $kind "$q0" "$s $v (ingress)"
+	if ((mq)); then
+		expect_ge "$used" 2 "$s $v (ingress): RX queues of $port that got frames"
+		[[ $kind != packets ]] ||
+			expect_eq "$sum" "$n" "$s $v (ingress): the frames of $port's RX queues"
+	fi
 	counts "$s $v (ingress)" span "$n" "$d"
 	expect_eq "${got[$s-$v-in]}" "$k" "$s $v (ingress): frames on cap0"
 	expect_eq "${got[$s-$v-in-port]}" "$n" "$s $v (ingress): frames on $port"

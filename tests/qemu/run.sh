@@ -162,6 +162,10 @@ feed_sweep() {
 # guest); no IPv6 there, so nothing but feed.py's frames goes into the
 # port. On failure, why on stdout.
 feed_tap_setup() {
+	if [ "${DDF_VM_VIRTIO_TAP:-}" = 0 ]; then
+		echo "DDF_VM_VIRTIO_TAP=0"
+		return 1
+	fi
 	if [ "$(id -u)" != 0 ]; then
 		echo "not root (a tap needs CAP_NET_ADMIN)"
 		return 1
