@@ -134,9 +134,12 @@ wants_virtio() {
 # network namespace of its own, made for the VM and deleted after it, in
 # which QEMU and feed.py run; feed.py writes the frames into the tap's
 # host side by a packet socket, and tun spreads them over the queues by
-# their flow hash, as a NIC's RSS would. Otherwise QEMU's stream netdev on
-# a UNIX socket, whose stream protocol feed.py speaks: those netdevs take
-# no "queues" (QEMU 7.2: only tap and vhost-user do), so that port has one
+# their flow hash, as a NIC's RSS would (the guest's virtio_net uses
+# min(queue pairs, vCPUs) of them until ethtool -L says otherwise; QEMU's
+# own tap backend, not vhost-net: under TCG that would gain nothing).
+# Otherwise, or with DDF_VM_VIRTIO_TAP=0, QEMU's stream netdev on a UNIX
+# socket, whose stream protocol feed.py speaks: those netdevs take no
+# "queues" (QEMU 7.2: only tap and vhost-user do), so that port has one
 # queue pair.
 : "${DDF_VM_VIRTIO_QUEUES:=4}"
 feed_tap=feed0
