@@ -8,15 +8,17 @@
 # "ddf-feed: send SCENARIO N" on the second serial port, and the host
 # writes that scenario's frames (the same ddf_spangen's, so the same bytes
 # as the copy made here) into the port. As root on the host, the port is a
-# multi-queue tap (4 queue pairs) and the host spreads the frames over the
-# queues by flow, as a NIC's RSS does; here the port gets 2 or more of the
-# queue pairs (ethtool -L), and XDP a TX queue of its own per CPU where
-# that leaves enough. Otherwise it has one queue pair, and the checks of
-# several queues are skipped, saying so. The port is the mirror port:
+# multi-queue tap (run.sh's DDF_VM_VIRTIO_QUEUES queue pairs, 4), and tun
+# on the host spreads the frames over the queues by flow, as a NIC's RSS
+# does; here the port gets 2 or more of the queue pairs (ethtool -L), and
+# XDP a TX queue of its own per CPU where that leaves enough. Otherwise it
+# has one queue pair, and the checks of several queues are skipped,
+# saying so. The port is the mirror port:
 #
 #   - with no rule, tcpdump on it gets every frame, byte for byte (the
 #     host's frames are the generator's, and nothing else comes in), on
-#     more than one RX queue (ethtool -S);
+#     more than one RX queue (ethtool -S where the kernel counts each
+#     queue's frames there, up to 6.9; else the queues' interrupts);
 #   - ddf's XDP program in the driver (ddfctl xdp attach ... mode native)
 #     leaves tcpdump on the port each packet once, the generator's kept
 #     frames byte for byte, and the rule counts its numbers;
