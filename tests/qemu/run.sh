@@ -182,7 +182,6 @@ feed_tap_setup() {
 		echo "ip netns add: $err"
 		return 1
 	fi
-	feed_ns=$1
 	if ! err=$({ ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
 		ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 &&
 		ip -n "$1" tuntap add mode tap multi_queue name "$feed_tap" &&
@@ -231,12 +230,11 @@ boot() {
 		trap 'feed_cleanup; exit 129' HUP
 		trap feed_cleanup EXIT
 		q=$DDF_VM_VIRTIO_QUEUES
-		why=interactive
+		# unique: this run's, and the feed directory's suffix
+		feed_ns=ddf-vm-$$-${feed_dir##*.}
+		why=
 		if [ "$mode" != interactive ] &&
-			why=$(feed_tap_setup "ddf-vm-$$-${feed_dir##*.}"); then
-			# (the namespace's name again: the subshell's setting
-			# of $feed_ns is lost)
-			feed_ns=ddf-vm-$$-${feed_dir##*.}
+			why=$(feed_tap_setup "$feed_ns"); then
 			feed_port="--tap $feed_tap"
 			in_ns="ip netns exec $feed_ns"
 			set -- "$@" -netdev "tap,id=feed,ifname=$feed_tap,script=no,downscript=no,queues=$q,vhost=off" \
@@ -244,8 +242,9 @@ boot() {
 			echo "  virtio-net port: a tap of $q queue pairs in the namespace $feed_ns"
 		else
 			# the namespace, if feed_tap_setup got that far
-			ns=ddf-vm-$$-${feed_dir##*.}
-			[ ! -e "/run/netns/$ns" ] || ip netns del "$ns" 2>/dev/null || true
+			[ ! -e "/run/netns/$feed_ns" ] ||
+				ip netns del "$feed_ns" 2>/dev/null || true
+			feed_ns=
 			feed_port=$feed_dir/sock
 			set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
 				-device "virtio-net-pci,netdev=feed,mac=$feed_mac"
