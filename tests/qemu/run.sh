@@ -35,6 +35,8 @@ set -eu
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
 : "${DDF_VM_STOCK_JOBS:=2}"
+: "${DDF_VM_DEBUG_JOBS:=2}"
+: "${DDF_VM_SMP_DEBUG_NETNS:=1}"
 
 # What fails a run when the console shows it, and what may look like it.
 reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|blocked for more than|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
@@ -100,7 +102,7 @@ build_modules() {
 	done
 	# nf_ddf-nobtf.ko: the module as a build without pahole leaves it,
 	# for tests/netns/xdp.sh
-	{ make -C "$2" M="$src" ${3:-} modules &&
+	{ make -C "$2" M="$src" -j"$DDF_JOBS" -O ${3:-} modules &&
 		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
 		objcopy --remove-section=.BTF "$src/nf_ddf.ko" \
 			"$src/nf_ddf-nobtf.ko"; } \
@@ -126,12 +128,91 @@ wants_virtio() {
 	return 1
 }
 
+# The VM's virtio-net port (tests/netns/virtio.sh, the benchmark's virtio
+# rows), whose other end is tests/qemu/feed.py. As root, where the host
+# has tun: a multi-queue tap ($DDF_VM_VIRTIO_QUEUES queue pairs) in a
+# network namespace of its own, made for the VM and deleted after it, in
+# which QEMU and feed.py run; feed.py writes the frames into the tap's
+# host side by a packet socket, and tun spreads them over the queues by
+# their flow hash, as a NIC's RSS would (the guest's virtio_net uses
+# min(queue pairs, vCPUs) of them until ethtool -L says otherwise; QEMU's
+# own tap backend, not vhost-net: under TCG that would gain nothing).
+# Otherwise, or with DDF_VM_VIRTIO_TAP=0, QEMU's stream netdev on a UNIX
+# socket, whose stream protocol feed.py speaks: those netdevs take no
+# "queues" (QEMU 7.2: only tap and vhost-user do), so that port has one
+# queue pair.
+: "${DDF_VM_VIRTIO_QUEUES:=4}"
+feed_tap=feed0
+feed_mac=52:54:00:dd:f0:01
+
+# feed_sweep: the namespaces of runs that were killed before they could
+# delete theirs (SIGKILL): ddf-vm-PID-*, with PID gone and nothing inside
+feed_sweep() {
+	for f in /run/netns/ddf-vm-*; do
+		[ -e "$f" ] || continue
+		ns=${f##*/}
+		pid=${ns#ddf-vm-}
+		pid=${pid%%-*}
+		if ! kill -0 "$pid" 2>/dev/null &&
+			[ -z "$(ip netns pids "$ns" 2>/dev/null)" ]; then
+			ip netns del "$ns" 2>/dev/null || true
+		fi
+	done
+}
+
+# feed_tap_setup NS: the namespace NS with the multi-queue tap, up, at an
+# MTU that takes jumbo frames (tests/netns/virtio.sh sets 9000 in the
+# guest); no IPv6 there, so nothing but feed.py's frames goes into the
+# port. On failure, why on stdout.
+feed_tap_setup() {
+	if [ "${DDF_VM_VIRTIO_TAP:-}" = 0 ]; then
+		echo "DDF_VM_VIRTIO_TAP=0"
+		return 1
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "not root (a tap needs CAP_NET_ADMIN)"
+		return 1
+	fi
+	if [ ! -c /dev/net/tun ]; then
+		echo "no /dev/net/tun"
+		return 1
+	fi
+	feed_sweep
+	if ! err=$(ip netns add "$1" 2>&1); then
+		echo "ip netns add: $err"
+		return 1
+	fi
+	if ! err=$({ ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
+		ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 &&
+		ip -n "$1" tuntap add mode tap multi_queue name "$feed_tap" &&
+		ip -n "$1" link set "$feed_tap" mtu 9216 up; } 2>&1); then
+		echo "a multi-queue tap: $(echo "$err" | head -n 1)"
+		return 1
+	fi
+}
+
+# feed_cleanup: QEMU and feed.py stopped, the namespace and the socket's
+# directory gone; boot's trap too (on a signal, or an error under set -e)
+feed_cleanup() {
+	[ -z "${qpid:-}" ] || kill "$qpid" 2>/dev/null || true
+	if [ -n "${fpid:-}" ]; then
+		kill "$fpid" 2>/dev/null || true
+		wait "$fpid" 2>/dev/null || true
+	fi
+	qpid='' fpid=''
+	if [ -n "${feed_ns:-}" ]; then
+		ip netns del "$feed_ns" 2>/dev/null || true
+		feed_ns=
+	fi
+	if [ -n "${feed_dir:-}" ]; then
+		rm -rf "$feed_dir"
+		feed_dir=
+	fi
+}
+
 # boot NAME IMAGE SMP TIMEOUT CMDLINE [interactive]
-# With $virtio set (prepare), the VM gets a virtio-net port whose other
-# end is tests/qemu/feed.py: QEMU's stream netdev on a UNIX socket. Those
-# netdevs have no "queues" (only tap and vhost take one), so the port has
-# one queue pair; virtio_net's XDP then shares it for XDP_TX, in a locked
-# mode, which ddf's program (drop or pass) never uses.
+# With $virtio set (prepare), the VM gets the virtio-net port (above); the
+# interactive shell gets the stream port, with nothing at its other end.
 boot() {
 	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 mode=${6:-}
 	set -- -nodefaults -no-user-config -no-reboot -display none \
@@ -139,26 +220,53 @@ boot() {
 		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
 		${DDF_VM_QEMU_ARGS:-}
-	feed_dir=
+	feed_dir='' feed_ns='' feed_port='' qpid='' fpid=''
+	in_ns=
 	if [ -n "${virtio:-}" ]; then
 		# a short path: a UNIX socket's has at most 107 bytes
 		feed_dir=$(mktemp -d "${TMPDIR:-/tmp}/ddf-feed.XXXXXX")
-		set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
-			-device "virtio-net-pci,netdev=feed,mac=52:54:00:dd:f0:01"
+		trap 'feed_cleanup; exit 143' TERM
+		trap 'feed_cleanup; exit 130' INT
+		trap 'feed_cleanup; exit 129' HUP
+		trap feed_cleanup EXIT
+		q=$DDF_VM_VIRTIO_QUEUES
+		# unique: this run's, and the feed directory's suffix
+		feed_ns=ddf-vm-$$-${feed_dir##*.}
+		why=
+		if [ "$mode" != interactive ] &&
+			why=$(feed_tap_setup "$feed_ns"); then
+			feed_port="--tap $feed_tap"
+			in_ns="ip netns exec $feed_ns"
+			set -- "$@" -netdev "tap,id=feed,ifname=$feed_tap,script=no,downscript=no,queues=$q,vhost=off" \
+				-device "virtio-net-pci,netdev=feed,mq=on,vectors=$((2 * q + 2)),mac=$feed_mac"
+			echo "  virtio-net port: a tap of $q queue pairs in the namespace $feed_ns"
+		else
+			# the namespace, if feed_tap_setup got that far
+			[ ! -e "/run/netns/$feed_ns" ] ||
+				ip netns del "$feed_ns" 2>/dev/null || true
+			feed_ns=
+			feed_port=$feed_dir/sock
+			set -- "$@" -netdev "stream,id=feed,server=on,addr.type=unix,addr.path=$feed_dir/sock" \
+				-device "virtio-net-pci,netdev=feed,mac=$feed_mac"
+			[ "$mode" = interactive ] ||
+				echo "  virtio-net port: QEMU's stream netdev, one queue pair (no tap: $why)"
+		fi
 	fi
 	if [ "$mode" = interactive ]; then
 		"$DDF_QEMU_BIN" "$@" -serial mon:stdio -serial null
-		[ -z "$feed_dir" ] || rm -rf "$feed_dir"
+		feed_cleanup
+		trap - EXIT INT TERM HUP
 		return
 	fi
 	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out" "$vm/$lane-$name.feed"
 	set -- "$@" -serial "file:$vm/$lane-$name.log" \
 		-serial "file:$vm/$lane-$name.out"
-	timeout -k 10 "$limit" "$DDF_QEMU_BIN" "$@" &
+	# shellcheck disable=SC2086
+	timeout -k 10 "$limit" $in_ns "$DDF_QEMU_BIN" "$@" &
 	qpid=$!
-	fpid=
 	if [ -n "$feed_dir" ]; then
-		python3 "$DDF_QEMU/feed.py" "$feed_dir/sock" \
+		# shellcheck disable=SC2086
+		$in_ns python3 "$DDF_QEMU/feed.py" $feed_port \
 			"$vm/$lane-$name.out" "$DDF_BUILD/ddf_spangen" "$feed_dir" \
 			>"$vm/$lane-$name.feed" 2>&1 &
 		fpid=$!
@@ -166,10 +274,10 @@ boot() {
 	[ -z "${follow:-}" ] || follow_out "$vm/$lane-$name.out" "$qpid" "$follow"
 	qrc=0
 	wait "$qpid" || qrc=$?
-	if [ -n "$fpid" ]; then
-		kill "$fpid" 2>/dev/null || true
-		wait "$fpid" 2>/dev/null || true
-		rm -rf "$feed_dir"
+	qpid=
+	if [ -n "$feed_dir" ]; then
+		feed_cleanup
+		trap - EXIT INT TERM HUP
 	fi
 	return "$qrc"
 }
@@ -194,33 +302,45 @@ follow_out() {
 	done
 }
 
+# lane_tests: the scripts the lane runs when $DDF_VM_TESTS names none.
+lane_tests() {
+	for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
+		[ -e "$f" ] || continue
+		# Time: what these two check in the stock lanes, the debug
+		# lane's own suites cover under its detectors (replay
+		# parity: robust/malformed.sh over tcpdump's captures;
+		# deletion and unload under traffic, time windows:
+		# robust/churn.sh; the key on real skbs: KUnit). make
+		# soak runs them too.
+		if [ "$lane" = debug ] && [ "$DDF_SOAK" != 1 ]; then
+			case ${f##*/} in dedup.sh | replay.sh) continue ;; esac
+		fi
+		echo "${f##*/}"
+	done
+	# The robustness suites need the debug kernel's detectors.
+	if [ "$lane" = debug ]; then
+		for f in "$DDF_ROOT"/tests/robust/*.sh; do
+			if [ -e "$f" ]; then echo "robust/${f##*/}"; fi
+		done
+	fi
+}
+
 # prepare NAME IMAGE TREE RELEASE|- KUNIT(0|1) SHELL(0|1)
 prepare() {
-	name=$1 tree=$3 rel=$4
+	name=$1 rel=$4
 	mkdir -p "$vm/$name"
-	build_modules "$name" "$tree" "${DDF_MODULE_MAKE_ARGS:-}" || return 1
-	tests=${DDF_VM_TESTS:-}
-	if [ -z "$tests" ]; then
-		for f in "$DDF_ROOT"/tests/netns.sh "$DDF_ROOT"/tests/netns/*.sh; do
-			[ -e "$f" ] || continue
-			# Time: what these two check in the stock lanes, the debug
-			# lane's own suites cover under its detectors (replay
-			# parity: robust/malformed.sh over tcpdump's captures;
-			# deletion and unload under traffic, time windows:
-			# robust/churn.sh; the key on real skbs: KUnit). make
-			# soak runs them too.
-			if [ "$lane" = debug ] && [ "$DDF_SOAK" != 1 ]; then
-				case ${f##*/} in dedup.sh | replay.sh) continue ;; esac
-			fi
-			tests="$tests ${f##*/}"
-		done
-		# The robustness suites need the debug kernel's detectors.
-		if [ "$lane" = debug ]; then
-			for f in "$DDF_ROOT"/tests/robust/*.sh; do
-				if [ -e "$f" ]; then tests="$tests robust/${f##*/}"; fi
-			done
-		fi
-	fi
+	build_modules "$name" "$3" "${DDF_MODULE_MAKE_ARGS:-}" || return 1
+	stage "$name" "$rel" "$5" "$6" "$name" \
+		"${DDF_VM_TESTS:-$(lane_tests | paste -s -d ' ')}"
+}
+
+# stage NAME RELEASE|- KUNIT(0|1) SHELL(0|1) SRC TESTS: the initramfs of
+# the VM NAME ($vm/NAME/initrd.cpio), with the modules built in $vm/SRC
+# (two VMs of a lane may share one build); sets $virtio for boot.
+stage() {
+	name=$1 rel=$2
+	mkdir -p "$vm/$name"
+	tests=$6
 	case $lane in bench | demo) tests= ;; esac
 	# tests/netns/NAME.sh may be given as netns/NAME.sh (the VM has the
 	# scripts of tests/netns/ in /ddf/tests/ itself)
@@ -241,26 +361,32 @@ prepare() {
 		$(env | sed -n "s/^\(DDF_BENCH_[A-Z_]*\)=\(.*\)/\1='\2'/p")
 		$(env | sed -n "s/^\(DDF_FUZZ_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
 		$(env | sed -n "s/^\(DDF_RTNL_[A-Z_]*\)=\(.*\)/export \1='\2'/p")
-		DDF_KUNIT=$5
-		DDF_SHELL=$6
-		DDF_TESTS="${tests# }"
+		DDF_KUNIT=$3
+		DDF_SHELL=$4
+		DDF_TESTS="$tests"
 		DDF_SOAK=$DDF_SOAK
 		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
 	EOC
 	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
-		"$vm/$name/src" "$vm/$name/lane.conf"
+		"$vm/$5/src" "$vm/$name/lane.conf" || return 1
 	cat "$vm/base.cpio" "$vm/$name/kernel.cpio" >"$vm/$name/initrd.cpio"
 }
 
-# check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-
 # The kernel's own style checker, from the debug tree, over every file
-# that builds into the kernel (the core, the module, the KUnit glue, uapi).
-checkpatch() {
+# that builds into the kernel (the core, the module, the KUnit glue, uapi):
+# checkpatch_start CHECKPATCH_PL starts it in the background (one CPU for
+# a while: it runs beside the module build and the VMs), checkpatch judges.
+checkpatch_start() {
 	cp_out=$vm/checkpatch.txt
 	(cd "$DDF_ROOT" && "$1" --no-tree -q -f \
 		$(ls ddf_core/*.[ch] ddf_core/env/kernel/*.h nf_ddf/*.[ch] \
 			tests/kunit/*.c uapi/linux/*.h \
-			uapi/linux/netfilter/*.h 2>/dev/null)) >"$cp_out" 2>&1 || true
+			uapi/linux/netfilter/*.h 2>/dev/null)) >"$cp_out" 2>&1 &
+	cp_pid=$!
+}
+
+checkpatch() {
+	wait "$cp_pid" || true
 	if grep -qE '^(WARNING|ERROR)' "$cp_out"; then
 		flunk "checkpatch: $(grep -cE '^(WARNING|ERROR)' "$cp_out") findings ($cp_out):"
 		grep -A2 -E '^(WARNING|ERROR)' "$cp_out" | head -n 20 | sed 's/^/       /'
@@ -269,28 +395,42 @@ checkpatch() {
 	fi
 }
 
+# check NAME IMAGE TREE RELEASE|- SMP TIMEOUT CMDLINE KUNIT_TOOL|-: build
+# the modules against TREE, boot IMAGE with them and judge it (run_vm).
 check() {
-	name=$1 image=$2 rel=$4 smp=$5 limit=$6 cmdline=$7 kunit=$8
-	log=$vm/$lane-$name.log
-	out=$vm/$lane-$name.out
+	name=$1 rel=$4
 	f0=$failed
 	echo "$lane: $name"
 	with_kunit=1
-	[ "$kunit" != - ] || with_kunit=0
+	[ "$8" != - ] || with_kunit=0
 	if ! prepare "$name" "$2" "$3" "$rel" "$with_kunit" 0; then
 		flunk "$name: build the modules and the initramfs (log: $vm/$name/modules.log)"
 		return
 	fi
+	build_warnings "$name"
+	run_vm "$name" "$2" "$5" "$6" "$7" "$8" "$f0"
+}
 
-	# Compiler and, where C=1 is given, sparse warnings about our sources.
-	grep -E '(warning|error):' "$vm/$name/modules.log" >"$vm/$name/warnings" || true
-	if [ -s "$vm/$name/warnings" ]; then
-		flunk "$name: the modules build with $(wc -l <"$vm/$name/warnings") warnings:"
-		head -n 20 "$vm/$name/warnings" | sed 's/^/       /'
+# build_warnings NAME: compiler and, where C=1 is given, sparse warnings
+# about our sources in $vm/NAME/modules.log.
+build_warnings() {
+	grep -E '(warning|error):' "$vm/$1/modules.log" >"$vm/$1/warnings" || true
+	if [ -s "$vm/$1/warnings" ]; then
+		flunk "$1: the modules build with $(wc -l <"$vm/$1/warnings") warnings:"
+		head -n 20 "$vm/$1/warnings" | sed 's/^/       /'
 	else
-		pass "$name: the modules build without warnings${DDF_MODULE_MAKE_ARGS:+ ($DDF_MODULE_MAKE_ARGS)}"
+		pass "$1: the modules build without warnings${DDF_MODULE_MAKE_ARGS:+ ($DDF_MODULE_MAKE_ARGS)}"
 	fi
+}
 
+# run_vm NAME IMAGE SMP TIMEOUT CMDLINE KUNIT_TOOL|- [FAILED_BEFORE]: boot
+# the VM NAME (staged: prepare or stage) and judge what it reports: power
+# off in time, KUnit (parsed when KUNIT_TOOL is given), each script, the
+# kernel log. On a failure since FAILED_BEFORE, the console's tail.
+run_vm() {
+	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 kunit=$6 f0=${7:-$failed}
+	log=$vm/$lane-$name.log
+	out=$vm/$lane-$name.out
 	t0=$(now)
 	rc=0
 	boot "$name" "$image" "$smp" "$limit" "$cmdline" || rc=$?
@@ -359,6 +499,66 @@ check() {
 	if [ "$failed" != "$f0" ]; then
 		show_tail "$log" "${DDF_VM_TAIL:-80}"
 	fi
+}
+
+# debug_lane KERNEL_DIR RELEASE: the debug kernel's run. With
+# $DDF_VM_DEBUG_JOBS at 2, two VMs of that kernel side by side, with the
+# same modules (built once): NAME-robust ($DDF_VM_SMP_DEBUG vCPUs, as some
+# suites drive both CPUs) runs KUnit and the robustness suites, NAME-netns
+# ($DDF_VM_SMP_DEBUG_NETNS vCPUs) the integration scripts; each judged on
+# its own (its kernel log, its kmemleak scan), their reports printed in
+# that order once both are done. At 1, or with no integration script to
+# run, one VM runs them all.
+debug_lane() {
+	kunit_tool=$1/src/tools/testing/kunit/kunit.py
+	robust='' netns='' pids=''
+	for t in ${DDF_VM_TESTS:-$(lane_tests)}; do
+		case $t in
+		robust/*) robust="$robust $t" ;;
+		*) netns="$netns $t" ;;
+		esac
+	done
+	if [ "$DDF_VM_DEBUG_JOBS" -lt 2 ] || [ -z "$netns" ]; then
+		check "$2" "$1/bzImage" "$1/build" - "$DDF_VM_SMP_DEBUG" \
+			"$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot "$kunit_tool"
+		return
+	fi
+	echo "$lane: $2 (two VMs: KUnit and the robustness suites; the integration scripts)"
+	mkdir -p "$vm/$2"
+	if ! build_modules "$2" "$1/build" "${DDF_MODULE_MAKE_ARGS:-}"; then
+		flunk "$2: build the modules (log: $vm/$2/modules.log)"
+		return
+	fi
+	build_warnings "$2"
+	for g in robust netns; do
+		rm -f "$vm/debug-$g.counts"
+		(
+			passed=0 failed=0
+			echo "$lane: $2-$g"
+			if [ $g = robust ]; then
+				tests=$robust smp=$DDF_VM_SMP_DEBUG kunit=$kunit_tool k=1
+			else
+				tests=$netns smp=$DDF_VM_SMP_DEBUG_NETNS kunit=- k=0
+			fi
+			if stage "$2-$g" - "$k" 0 "$2" "$tests"; then
+				run_vm "$2-$g" "$1/bzImage" "$smp" \
+					"$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot "$kunit"
+			else
+				flunk "$2-$g: make the initramfs"
+			fi
+			echo "$passed $failed" >"$vm/debug-$g.counts"
+		) >"$vm/debug-$g.report" 2>&1 &
+		pids="${pids:-} $!"
+	done
+	for p in $pids; do wait "$p" || true; done
+	for g in robust netns; do
+		cat "$vm/debug-$g.report"
+		if read -r p f <"$vm/debug-$g.counts"; then
+			passed=$((passed + p)) failed=$((failed + f))
+		else
+			flunk "$2-$g: its run ended without counts"
+		fi
+	done
 }
 
 lane=${1:-}
@@ -500,10 +700,9 @@ else
 	fi
 	if kdir=$("$DDF_QEMU/kernel.sh"); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
-		checkpatch "$kdir/src/scripts/checkpatch.pl"
-		check "$kver" "$kdir/bzImage" "$kdir/build" - \
-			"$DDF_VM_SMP_DEBUG" "$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot \
-			"$kdir/src/tools/testing/kunit/kunit.py"
+		checkpatch_start "$kdir/src/scripts/checkpatch.pl"
+		debug_lane "$kdir" "$kver"
+		checkpatch
 	else
 		flunk "build the debug kernel"
 	fi

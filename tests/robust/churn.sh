@@ -253,7 +253,9 @@ expect_eq "$rrc" 0 "ddfchurn read's exit status (failures above)"
 expect_eq "$nsc_fail" 0 "namespaces whose rules were refused"
 grep -q ' monotonic checks' "$tmp/read.out" || fail "ddfchurn read printed no summary"
 ops=$(sed -n 's/.* s, \([0-9]*\) operations.*/\1/p' "$tmp/churn.out")
-expect_ge "${ops:-0}" $((secs * 50)) "changes in $secs s"
+# Enough changes to have raced the packets and the readers many times; not
+# a speed target (a second VM on the same host halves the rate).
+expect_ge "${ops:-0}" $((secs * 10)) "changes in $secs s"
 passed "$ops changes of rules in $churn_s s (ddfctl alone: about $((1000 / (fork_ms + 1))) a second), counters read all along"
 
 # Test that a dump never reports counters from a reset newer than its own
