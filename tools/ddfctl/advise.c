@@ -128,7 +128,8 @@ struct advise {
 	uint64_t npts, cap_pts, cap_dpk, cap_dns;
 	uint64_t pk[5], tns[5]; /* p50 p90 p99 p99.9 max */
 	uint64_t win_ns, win_n, cover_ns, beyond, peak;
-	uint64_t win_count; /* a count window instead */
+	uint64_t win_count, beyond_count; /* a count window instead */
+	bool by_count; /* recommended: the count window */
 	char words[512];
 };
 
@@ -486,16 +487,17 @@ static void percentiles(uint64_t *v, uint64_t n, uint64_t *out)
 	out[4] = v[n - 1];
 }
 
-/* the least of 1, 2, 5 times a power of ten at or above x */
+/* the least of 1, 2, 5 times a power of ten at or above x (x < 10^18) */
 static uint64_t nice125(uint64_t x)
 {
-	for (uint64_t d = 1;; d *= 10)
+	for (uint64_t d = 1; d <= 100000000000000000ull; d *= 10)
 		for (int i = 0; i < 3; i++) {
 			uint64_t v = d * (uint64_t[]){ 1, 2, 5 }[i];
 
 			if (v >= x)
 				return v;
 		}
+	return x;
 }
 
 /* the most packets within any span of d ns (times in order) */
@@ -518,10 +520,15 @@ static void choose_window(struct advise *a, char *buf, size_t n)
 	uint64_t cover = a->tns[3], cover_pk = a->pk[3];
 	FILE *f;
 
-	if (a->tns[4] < 10 * a->tns[3])
+	if (a->tns[4] / 10 < a->tns[3])
 		cover = a->tns[4];
 	a->cover_ns = cover;
-	a->win_ns = nice125(2 * cover > ADV_MIN_NS ? 2 * cover : ADV_MIN_NS);
+	/* timestamps of fuzzed captures may be decades apart */
+	if (cover >= ADV_MAX_NS / 2)
+		a->win_ns = ADV_MAX_NS;
+	else
+		a->win_ns = nice125(2 * cover > ADV_MIN_NS ? 2 * cover :
+							     ADV_MIN_NS);
 	if (a->win_ns > ADV_MAX_NS)
 		a->win_ns = ADV_MAX_NS;
 	a->peak = peak(a->pts, a->npts, a->win_ns);
@@ -530,11 +537,18 @@ static void choose_window(struct advise *a, char *buf, size_t n)
 	for (uint64_t i = 0; i < a->copies; i++)
 		a->beyond += a->dns[i] > a->win_ns;
 	/* the same for a count window */
-	if (a->pk[4] < 10 * a->pk[3])
+	if (a->pk[4] / 10 < a->pk[3])
 		cover_pk = a->pk[4];
 	a->win_count = nice125(2 * cover_pk > 1000 ? 2 * cover_pk : 1000);
-	f = fmemopen(buf, n, "w");
+	a->beyond_count = 0;
+	for (uint64_t i = 0; i < a->copies; i++)
+		a->beyond_count += a->dpk[i] > a->win_count;
+	/* timestamps that make a time window miss more: count packets */
+	a->by_count = a->beyond_count < a->beyond;
+	f = a->by_count ? NULL : fmemopen(buf, n, "w");
 	if (!f) {
+		a->by_count = true;
+		a->beyond = a->beyond_count;
 		snprintf(buf, n, "%llu", (unsigned long long)a->win_count);
 		return;
 	}
@@ -601,11 +615,12 @@ static void print_json(const struct advise *a)
 	json_str(stdout, a->ignore_w);
 	printf(", \"decap\": ");
 	json_str(stdout, a->decap_w[0] ? a->decap_w : "none");
-	printf(", \"window\": %llu, \"window_ns\": %llu, \"window_count\": %llu, \"cover_ns\": %llu, \"peak_packets\": %llu, \"beyond_window\": %llu, \"loosest\": %s, \"filter\": \"%s\", \"bytes\": %llu, \"fpr\": %.3g}}\n",
+	printf(", \"window\": %llu, \"window_ns\": %llu, \"window_count\": %llu, \"cover_ns\": %llu, \"peak_packets\": %llu, \"beyond_window\": %llu, \"count_window\": %s, \"loosest\": %s, \"filter\": \"%s\", \"bytes\": %llu, \"fpr\": %.3g}}\n",
 	       (unsigned long long)a->win_n, (unsigned long long)a->win_ns,
 	       (unsigned long long)a->win_count,
 	       (unsigned long long)a->cover_ns, (unsigned long long)a->peak,
-	       (unsigned long long)a->beyond, a->fell_back ? "true" : "false",
+	       (unsigned long long)a->beyond, a->by_count ? "true" : "false",
+	       a->fell_back ? "true" : "false",
 	       ddf_kind_name(a->rule.filter.params.kind),
 	       (unsigned long long)a->rule.filter.rep.bytes,
 	       a->rule.filter.rep.fpr);
@@ -665,8 +680,11 @@ static void print_text(const struct advise *a)
 	print_dur(stdout, a->win_ns);
 	printf(" (the copies' delays covered: ");
 	print_dur(stdout, a->cover_ns);
-	printf(", twice that or at least 1ms), at most %llu packets within it (twice the most seen); a count window instead: %llu\n",
-	       (unsigned long long)a->peak, (unsigned long long)a->win_count);
+	printf(", twice that, at least 1ms), sized for %llu packets (twice the most seen within it, %llu); a count window: %llu\n",
+	       (unsigned long long)a->win_n, (unsigned long long)a->peak,
+	       (unsigned long long)a->win_count);
+	if (a->by_count)
+		puts("note: the time window would miss more copies than a count window (timestamps out of step with the packets): the rule counts packets");
 	if (a->beyond)
 		printf("note: %llu copies arrive later than the window (up to %s): repeats rather than copies, or give a longer window\n",
 		       (unsigned long long)a->beyond, "the max above");
