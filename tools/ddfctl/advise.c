@@ -39,7 +39,7 @@
 #define ADV_MAX_NS 3600000000000ull
 
 static const char advise_help[] =
-	"usage: ddfctl [-j] advise FILE [FILE...] [-c COUNT]\n"
+	"usage: ddfctl [-j] advise FILE [FILE...] [-c COUNT] [-l LOG]\n"
 	"  reads captures of the capture ports (pcap or pcapng; several FILEs\n"
 	"  are merged by time as replay merges them), finds the copies by an\n"
 	"  exact comparison of keys and reports: the share of copies; the delay\n"
@@ -53,6 +53,9 @@ static const char advise_help[] =
 	"  -c COUNT  only the first COUNT records of the merge (a sample of a\n"
 	"            huge capture: every distinct key is kept in memory, at most\n"
 	"            8388608 of them)\n"
+	"  -l LOG    one line per record of the merge: its number (from 1) and\n"
+	"            new, copy (under the recommended key) or not-keyed\n"
+	"            ('-': stdout)\n"
 	"  -j        the same as one JSON object\n"
 	"  The key: Ethernet captures are keyed as a family netdev rule keys the\n"
 	"  frames of its ports, others as a rule of the IP families. A copy is\n"
@@ -109,6 +112,7 @@ struct advise {
 	const char **in;
 	unsigned int nin;
 	uint64_t max_records; /* -c; 0: all */
+	const char *log_path; /* -l */
 	bool netdev; /* every FILE is Ethernet */
 	struct ddf_sipkey key;
 	struct ddf_key_spec spec[NMASKS], loose;
@@ -420,10 +424,20 @@ static int pass2(struct advise *a)
 	struct pcap_merge_rec rec;
 	struct adv_table t;
 	uint64_t records = 0, t_max = 0;
+	FILE *log = NULL;
 	int ret = 0;
 
 	if (!m)
 		return -1;
+	if (a->log_path) {
+		log = strcmp(a->log_path, "-") ? fopen(a->log_path, "w") :
+						 stdout;
+		if (!log) {
+			pcap_merge_close(m);
+			return ddfctl_err("advise: -l '%s': %s", a->log_path,
+					  strerror(errno));
+		}
+	}
 	if (table_init(&t)) {
 		pcap_merge_close(m);
 		return -1;
@@ -439,11 +453,18 @@ static int pass2(struct advise *a)
 		/* replay's clock: a record stamped earlier is taken later */
 		if (!records++ || rec.ns > t_max)
 			t_max = rec.ns;
-		if (key_of(a, &a->rule.key, dlt, rec.h, rec.data, k))
+		if (key_of(a, &a->rule.key, dlt, rec.h, rec.data, k)) {
+			if (log)
+				fprintf(log, "%llu not-keyed\n",
+					(unsigned long long)records);
 			continue;
+		}
 		e = table_get(&t, k, a->npts, t_max, &found);
 		if (!e || push(&a->pts, &a->cap_pts, a->npts, t_max))
 			goto fail;
+		if (log)
+			fprintf(log, "%llu %s\n", (unsigned long long)records,
+				found ? "copy" : "new");
 		if (found) {
 			if (push(&a->dpk, &a->cap_dpk, a->copies,
 				 a->npts - e->pkt) ||
@@ -459,10 +480,15 @@ static int pass2(struct advise *a)
 	a->rdistinct = t.n;
 	free(t.e);
 	pcap_merge_close(m);
+	if (log && (log == stdout ? fflush(log) : fclose(log)))
+		return ddfctl_err("advise: writing -l '%s': %s", a->log_path,
+				  strerror(errno));
 	return 0;
 fail:
 	free(t.e);
 	pcap_merge_close(m);
+	if (log && log != stdout)
+		fclose(log);
 	return -1;
 }
 
@@ -712,10 +738,14 @@ static int advise_args(int argc, char **argv, struct advise *a)
 			if (!a->max_records)
 				return ddfctl_err("advise: -c: '%s' must be at least 1 record",
 						  argv[i]);
+		} else if (!strcmp(w, "-l")) {
+			if (i + 1 >= argc)
+				return ddfctl_err("advise: -l needs a FILE");
+			a->log_path = argv[++i];
 		} else if (!strcmp(w, "-")) {
 			return ddfctl_err("advise: reads its FILEs twice: give files, not standard input ('-')");
 		} else if (w[0] == '-') {
-			return ddfctl_err("advise: '%s' is not an option (-c, -j; ddfctl advise --help)",
+			return ddfctl_err("advise: '%s' is not an option (-c, -l, -j; ddfctl advise --help)",
 					  w);
 		} else {
 			a->in[a->nin++] = w;

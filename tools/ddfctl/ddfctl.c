@@ -195,7 +195,7 @@ static const struct ddf_command commands[] = {
 	{ "replay", "FILE... [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
 	  "a rule over pcap files, merged by time (replay --help)",
 	  cmd_replay },
-	{ "advise", "FILE... [-c COUNT]",
+	{ "advise", "FILE... [-c COUNT] [-l LOG]",
 	  "the rule a capture needs: copies, delays, differences",
 	  cmd_advise },
 	{ "xdp", "attach|detach|show ...",
