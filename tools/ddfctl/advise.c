@@ -5,7 +5,9 @@
  * every record with replay's own code (replay_key(): ddf_key.c under
  * several ignore masks) and compares keys exactly: every distinct key is
  * kept in memory (its 128-bit SipHash-2-4 under a random key, as filter
- * exact keeps them), with no window and no probabilistic filter.
+ * exact keeps them; the keys under the other masks, compared only between
+ * a copy and its own packet, on 64 bits of it), with no window and no
+ * probabilistic filter.
  *
  * Two passes over the files. The first finds the candidate copies with
  * the loosest key (every ignore word, every tunnel opened): a record whose
@@ -32,7 +34,7 @@
 #include "pcap_merge.h"
 #include "replay_link.h"
 
-/* distinct keys kept in memory at most (about 230 bytes each) */
+/* distinct keys kept in memory at most (about 300 bytes each) */
 #define ADV_MAX_DISTINCT (1u << 23)
 /* the window: at least this long, and a time window at most an hour */
 #define ADV_MIN_NS 1000000ull
