@@ -30,7 +30,7 @@
 #include <sys/random.h>
 #include <pcap/pcap.h>
 
-#include "ddfctl.h"
+#include "advise.h"
 #include "pcap_merge.h"
 #include "replay_link.h"
 
@@ -39,6 +39,20 @@
 /* the window: at least this long, and a time window at most an hour */
 #define ADV_MIN_NS 1000000ull
 #define ADV_MAX_NS 3600000000000ull
+
+const struct adv_dim adv_dims[NDIMS] = {
+	{ "ttl", "TTL / hop limit", DDF_KI_TTL, 0, false },
+	{ "ipid", "IPv4 identification", DDF_KI_IPID, 0, false },
+	{ "dscp", "DSCP", DDF_KI_DSCP, 0, false },
+	{ "ecn", "ECN", DDF_KI_ECN, 0, false },
+	{ "flowlabel", "IPv6 flow label", DDF_KI_FLOWLABEL, 0, false },
+	{ "ipv4csum", "IPv4 header checksum", DDF_KI_IPV4CSUM, 0, false },
+	{ "l4csum", "TCP/UDP/SCTP/ICMP checksum", DDF_KI_L4CSUM, 0, false },
+	{ "vlan", "VLAN IDs", DDF_KI_VLAN, 0, true },
+	{ "mac", "MAC addresses", DDF_KI_MAC, 0, true },
+	{ "tunnel", "outer tunnel headers", 0, __DDF_KD_ALL, false },
+};
+
 
 static const char advise_help[] =
 	"usage: ddfctl [-j] advise FILE [FILE...] [-c COUNT] [-l LOG]\n"
@@ -67,77 +81,6 @@ static const char advise_help[] =
 	"  delay when it is under ten times that percentile (at least 1ms), as\n"
 	"  N/DURATION: N twice the most packets seen within DURATION. FILEs are\n"
 	"  read twice: not standard input.\n";
-
-/* a difference between a copy and its packet, and the words that hide it */
-struct adv_dim {
-	const char *name, *what;
-	uint32_t ignore, decap;
-	bool l2; /* the link layer: family netdev only */
-};
-
-#define V4HDR (DDF_KI_TTL | DDF_KI_DSCP | DDF_KI_ECN | DDF_KI_IPID)
-
-static const struct adv_dim dims[] = {
-	{ "ttl", "TTL / hop limit", DDF_KI_TTL, 0, false },
-	{ "ipid", "IPv4 identification", DDF_KI_IPID, 0, false },
-	{ "dscp", "DSCP", DDF_KI_DSCP, 0, false },
-	{ "ecn", "ECN", DDF_KI_ECN, 0, false },
-	{ "flowlabel", "IPv6 flow label", DDF_KI_FLOWLABEL, 0, false },
-	{ "ipv4csum", "IPv4 header checksum", DDF_KI_IPV4CSUM, 0, false },
-	{ "l4csum", "TCP/UDP/SCTP/ICMP checksum", DDF_KI_L4CSUM, 0, false },
-	{ "vlan", "VLAN IDs", DDF_KI_VLAN, 0, true },
-	{ "mac", "MAC addresses", DDF_KI_MAC, 0, true },
-	{ "tunnel", "outer tunnel headers", 0, __DDF_KD_ALL, false },
-};
-
-#define NDIMS DDF_ARRAY_SIZE(dims)
-#define DIM_MAC 8
-/* the first pass's masks: frame, strict, then KEEP and ONE per dimension */
-#define M_FRAME 0
-#define M_STRICT 1
-#define M_KEEP(i) (2 + (i))
-#define M_ONE(i) (2 + NDIMS + (i))
-#define NMASKS (2 + 2 * NDIMS)
-
-struct adv_entry {
-	uint64_t h[2]; /* the key's hash: h[0] | h[1] is never 0 */
-	uint64_t pkt, ns; /* the first packet with it */
-};
-
-/* Open addressing over 128-bit hashes; values by insertion number. */
-struct adv_table {
-	struct adv_entry *e;
-	uint64_t cap, n; /* cap: a power of two */
-};
-
-struct advise {
-	const char **in;
-	unsigned int nin;
-	uint64_t max_records; /* -c; 0: all */
-	const char *log_path; /* -l */
-	bool netdev; /* every FILE is Ethernet */
-	struct ddf_sipkey key;
-	struct ddf_key_spec spec[NMASKS], loose;
-	/* first pass */
-	uint64_t records, packets, cand, distinct;
-	uint64_t *keys; /* NMASKS keys (64 bits) per distinct loose key */
-	uint8_t *macs; /* 12 bytes per distinct loose key */
-	uint64_t differs[NDIMS], once[NDIMS], strict_match, frame_match;
-	uint64_t mac_bytes; /* copies whose MAC addresses differ */
-	uint32_t need_ignore, need_decap;
-	/* the rule and the second pass */
-	char ignore_w[128], decap_w[64];
-	struct ddf_rule_spec rule;
-	bool fell_back;
-	uint64_t copies, rdistinct;
-	uint64_t *dpk, *dns, *pts; /* copies' delays; every packet's time */
-	uint64_t npts, cap_pts, cap_dpk, cap_dns;
-	uint64_t pk[5], tns[5]; /* p50 p90 p99 p99.9 max */
-	uint64_t win_ns, win_n, cover_ns, beyond, peak;
-	uint64_t win_count, beyond_count; /* a count window instead */
-	bool by_count; /* recommended: the count window */
-	char words[512];
-};
 
 static int table_init(struct adv_table *t)
 {
@@ -207,8 +150,8 @@ static void build_specs(struct advise *a)
 	uint32_t all_ignore = 0;
 
 	for (unsigned int i = 0; i < NDIMS; i++)
-		if (a->netdev || !dims[i].l2)
-			all_ignore |= dims[i].ignore;
+		if (a->netdev || !adv_dims[i].l2)
+			all_ignore |= adv_dims[i].ignore;
 	ddf_key_spec_default(&a->loose);
 	a->loose.ignore = all_ignore;
 	a->loose.decap = __DDF_KD_ALL;
@@ -223,14 +166,14 @@ static void build_specs(struct advise *a)
 
 		/* everything hidden but dimension i */
 		*keep = a->loose;
-		keep->ignore &= ~dims[i].ignore;
-		keep->decap &= ~dims[i].decap;
+		keep->ignore &= ~adv_dims[i].ignore;
+		keep->decap &= ~adv_dims[i].decap;
 		/* the strict key with i hidden, as a rule can say it */
 		*one = a->spec[M_STRICT];
-		one->ignore = dims[i].ignore;
-		if (one->ignore & V4HDR)
+		one->ignore = adv_dims[i].ignore;
+		if (one->ignore & ADV_V4HDR)
 			one->ignore |= DDF_KI_IPV4CSUM;
-		one->decap = dims[i].decap;
+		one->decap = adv_dims[i].decap;
 	}
 }
 
@@ -327,8 +270,8 @@ static int pass1(struct advise *a)
 		for (unsigned int i = 0; i < NDIMS; i++) {
 			if (pk[M_KEEP(i)] != k[M_KEEP(i)][0]) {
 				a->differs[i]++;
-				a->need_ignore |= dims[i].ignore;
-				a->need_decap |= dims[i].decap;
+				a->need_ignore |= adv_dims[i].ignore;
+				a->need_decap |= adv_dims[i].decap;
 			}
 			a->once[i] += pk[M_ONE(i)] == k[M_ONE(i)][0];
 		}
@@ -369,7 +312,7 @@ static int make_rule(struct advise *a, uint32_t ignore, uint32_t decap,
 	char *w[16];
 	int n = 0;
 
-	if (ignore & V4HDR)
+	if (ignore & ADV_V4HDR)
 		ignore |= DDF_KI_IPV4CSUM;
 	ignore_words(ignore, a->ignore_w, sizeof(a->ignore_w));
 	a->decap_w[0] = 0;
@@ -585,142 +528,6 @@ static void choose_window(struct advise *a, char *buf, size_t n)
 	fclose(f);
 }
 
-static void print_dur(FILE *out, uint64_t ns)
-{
-	if (ns < 1000)
-		fprintf(out, "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		fprintf(out, "%.3gus", ns / 1e3);
-	else if (ns < 1000000000)
-		fprintf(out, "%.3gms", ns / 1e6);
-	else
-		fprintf(out, "%.4gs", ns / 1e9);
-}
-
-static const char *const pnames[5] = { "p50", "p90", "p99", "p99.9", "max" };
-
-static void print_json(const struct advise *a)
-{
-	fputs("{\"files\": [", stdout);
-	for (unsigned int i = 0; i < a->nin; i++) {
-		fputs(i ? ", " : "", stdout);
-		json_str(stdout, a->in[i]);
-	}
-	printf("], \"family\": \"%s\", \"records\": %llu, \"packets\": %llu, \"distinct\": %llu, \"copies\": %llu, \"share\": %.6f",
-	       a->netdev ? "netdev" : "inet", (unsigned long long)a->records,
-	       (unsigned long long)a->npts, (unsigned long long)a->rdistinct,
-	       (unsigned long long)a->copies,
-	       a->npts ? (double)a->copies / a->npts : 0.0);
-	printf(", \"candidates\": %llu, \"identical_frames\": %llu, \"match_strict\": %llu",
-	       (unsigned long long)a->cand, (unsigned long long)a->frame_match,
-	       (unsigned long long)a->strict_match);
-	for (int d = 0; d < 2; d++) {
-		printf(", \"%s\": {", d ? "delay_ns" : "delay_packets");
-		for (int i = 0; i < 5; i++)
-			printf("%s\"%s\": %llu", i ? ", " : "", pnames[i],
-			       a->copies ? (unsigned long long)(d ? a->tns[i] :
-								    a->pk[i]) :
-					   0ull);
-		fputc('}', stdout);
-	}
-	fputs(", \"differs\": {", stdout);
-	for (unsigned int i = 0; i < NDIMS; i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", dims[i].name,
-		       (unsigned long long)(i == DIM_MAC ? a->mac_bytes :
-							   a->differs[i]));
-	fputs("}, \"match_once_ignored\": {", stdout);
-	for (unsigned int i = 0; i < NDIMS; i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", dims[i].name,
-		       (unsigned long long)a->once[i]);
-	fputs("}, \"rule\": ", stdout);
-	if (!a->copies) {
-		fputs("null}\n", stdout);
-		return;
-	}
-	printf("{\"words\": ");
-	json_str(stdout, a->words);
-	printf(", \"ignore\": ");
-	json_str(stdout, a->ignore_w);
-	printf(", \"decap\": ");
-	json_str(stdout, a->decap_w[0] ? a->decap_w : "none");
-	printf(", \"window\": %llu, \"window_ns\": %llu, \"window_count\": %llu, \"cover_ns\": %llu, \"peak_packets\": %llu, \"beyond_window\": %llu, \"count_window\": %s, \"loosest\": %s, \"filter\": \"%s\", \"bytes\": %llu, \"fpr\": %.3g}}\n",
-	       (unsigned long long)a->win_n, (unsigned long long)a->win_ns,
-	       (unsigned long long)a->win_count,
-	       (unsigned long long)a->cover_ns, (unsigned long long)a->peak,
-	       (unsigned long long)a->beyond, a->by_count ? "true" : "false",
-	       a->fell_back ? "true" : "false",
-	       ddf_kind_name(a->rule.filter.params.kind),
-	       (unsigned long long)a->rule.filter.rep.bytes,
-	       a->rule.filter.rep.fpr);
-}
-
-static void print_text(const struct advise *a)
-{
-	printf("%u capture%s, %llu records, %llu packets keyed as family %s\n",
-	       a->nin, a->nin > 1 ? "s merged by time" : "",
-	       (unsigned long long)a->records, (unsigned long long)a->npts,
-	       a->netdev ? "netdev" : "inet");
-	printf("copies: %llu of %llu packets (%.2f%%), %llu distinct\n",
-	       (unsigned long long)a->copies, (unsigned long long)a->npts,
-	       a->npts ? 100.0 * a->copies / a->npts : 0.0,
-	       (unsigned long long)a->rdistinct);
-	if (!a->copies) {
-		puts("no packet has a copy: there is nothing for a rule to drop");
-		return;
-	}
-	printf("delay      ");
-	for (int i = 0; i < 5; i++)
-		printf("%10s", pnames[i]);
-	printf("\n  packets  ");
-	for (int i = 0; i < 5; i++)
-		printf("%10llu", (unsigned long long)a->pk[i]);
-	printf("\n  time     ");
-	for (int i = 0; i < 5; i++) {
-		char b[32];
-		FILE *f = fmemopen(b, sizeof(b), "w");
-
-		if (f) {
-			print_dur(f, a->tns[i]);
-			fclose(f);
-			printf("%10s", b);
-		}
-	}
-	printf("\nwhat differs between a copy and its packet, and copies that match once it is ignored:\n");
-	printf("  %-10s %-28s %10s %10s\n", "", "", "differs", "matches");
-	printf("  %-10s %-28s %10s %10llu\n", "none", "nothing ignored", "",
-	       (unsigned long long)a->strict_match);
-	for (unsigned int i = 0; i < NDIMS; i++) {
-		if (dims[i].l2 && !a->netdev)
-			continue;
-		printf("  %-10s %-28s %10llu %10llu\n", dims[i].name,
-		       dims[i].what,
-		       (unsigned long long)(i == DIM_MAC ? a->mac_bytes :
-							   a->differs[i]),
-		       (unsigned long long)a->once[i]);
-	}
-	printf("  identical frames (every byte): %llu\n",
-	       (unsigned long long)a->frame_match);
-	if (a->mac_bytes)
-		puts("  (the key of an IP packet leaves its MAC addresses out: ignore mac counts for frames with no IP only)");
-	if (a->fell_back)
-		puts("note: the differences show only together: the rule ignores every one of them");
-	printf("window: ");
-	print_dur(stdout, a->win_ns);
-	printf(" (the copies' delays covered: ");
-	print_dur(stdout, a->cover_ns);
-	printf(", twice that, at least 1ms), sized for %llu packets (twice the most seen within it, %llu); a count window: %llu\n",
-	       (unsigned long long)a->win_n, (unsigned long long)a->peak,
-	       (unsigned long long)a->win_count);
-	if (a->by_count)
-		puts("note: the time window would miss more copies than a count window (timestamps out of step with the packets): the rule counts packets");
-	if (a->beyond)
-		printf("note: %llu copies arrive later than the window (up to %s): repeats rather than copies, or give a longer window\n",
-		       (unsigned long long)a->beyond, "the max above");
-	printf("ddfctl rule add NAME %s  # %s, %llu bytes\n", a->words,
-	       ddf_kind_name(a->rule.filter.params.kind),
-	       (unsigned long long)a->rule.filter.rep.bytes);
-}
-
 static int advise_args(int argc, char **argv, struct advise *a)
 {
 	a->in = calloc(argc + 1, sizeof(*a->in));
@@ -816,9 +623,9 @@ int cmd_advise(int argc, char **argv)
 			goto out;
 	}
 	if (ddfctl_json)
-		print_json(&a);
+		advise_print_json(&a);
 	else
-		print_text(&a);
+		advise_print_text(&a);
 	err = 0;
 out:
 	advise_free(&a);
