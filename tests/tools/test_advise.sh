@@ -105,6 +105,20 @@ else
 	bad "advise's last line is not the rule: $(tail -n 1 "$tmp/adv.txt")"
 fi
 
+# Test that a port's capture as pcapng (editcap) gives the same report.
+if command -v editcap >/dev/null; then
+	editcap -F pcapng "$tmp/p2.pcap" "$tmp/p2.pcapng"
+	"$CTL" -j advise "$tmp/p1.pcap" "$tmp/p2.pcapng" >"$tmp/ng.json"
+	if diff <(sed 's/"files": [^]]*\]//' "$tmp/adv.json") \
+		<(sed 's/"files": [^]]*\]//' "$tmp/ng.json") >/dev/null; then
+		ok
+	else
+		bad "advise over pcap and pcapng: another report than over two pcap files"
+	fi
+else
+	echo "skipped: pcapng input (editcap missing: package wireshark-common)"
+fi
+
 # Test that replay, given the recommended words as they are, drops every
 # copy the generator made (any seed), and with a seed nothing else.
 words=$(rule_words "$tmp/adv.txt")
