@@ -255,7 +255,7 @@ if dir=$(scripts/fetch-tcpdump-tests.sh 2>/dev/null); then
 	done
 	echo "advise over tcpdump's captures: $n read, $advised advised," \
 		"$with with copies ($ncopies copies), each replayed"
-	[ "$advised" -gt 0 ] && ok || bad "no tcpdump capture advised"
+	if [ "$advised" -gt 0 ]; then ok; else bad "no tcpdump capture advised"; fi
 else
 	echo "skipped: tcpdump's test captures (scripts/fetch-tcpdump-tests.sh failed)"
 fi

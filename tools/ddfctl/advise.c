@@ -208,7 +208,7 @@ static int pass1(struct advise *a)
 	struct adv_table t;
 	struct pcap_merge_rec rec;
 	uint64_t cap_keys = 0;
-	int ret;
+	int ret = 0;
 
 	if (!m)
 		return -1;

@@ -196,7 +196,7 @@ static const struct ddf_command commands[] = {
 	  "a rule over pcap files, merged by time (replay --help)",
 	  cmd_replay },
 	{ "advise", "FILE... [-c COUNT] [-l LOG]",
-	  "the rule a capture needs: copies, delays, differences",
+	  "the rule captures need: copies, delays, differences (advise --help)",
 	  cmd_advise },
 	{ "xdp", "attach|detach|show ...",
 	  "XDP on a device for a netdev rule (xdp --help)", cmd_xdp },
