@@ -10,7 +10,9 @@
  * 10. Packet i has no copy when i % 3 == 0, else a copy on the other port
  * delay_i ns later (1 us + a hash of i, under 300 us), and when i % 5 == 0
  * a second copy on its own port 400 us + delay_i later. Packet i % 97 == 0
- * is an ARP request, whose copy has other MAC addresses; every other
+ * is an ARP request, whose copy has other MAC addresses; packet i % 89 == 0
+ * a datagram inside VXLAN whose copy has an outer TTL one lower (the same
+ * tunnel a hop older: ttl and ipv4csum of the outer header); every other
  * packet is an IPv4 UDP datagram (i % 8 == 5: IPv6) whose first copy
  * differs by i % 8:
  *   0 nothing  1 ttl (and so the IPv4 header checksum)  2 VLAN 20
@@ -23,9 +25,11 @@
  * one line per record in that order:
  *   R INDEX PORT TIME_NS
  * and one per copy:
- *   C INDEX PACKET_INDEX DELAY_PACKETS DELAY_NS IP DIFFS
+ *   C INDEX PACKET_INDEX DELAY_PACKETS DELAY_NS IP DIFFS OUTER
  * IP 1 for an IP packet, 0 for ARP; DIFFS the words of what differs
- * (ttl,ipv4csum,vlan,mac,dscp,tunnel,l4csum) or "-".
+ * (ttl,ipv4csum,vlan,mac,dscp,tunnel,l4csum) or "-"; OUTER 1 when they
+ * are in the outer headers of a tunnel both have, so that opening the
+ * tunnel hides them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -114,10 +118,40 @@ static size_t ip(uint8_t *b, int i, int v6, uint8_t ttl, uint8_t tos,
 	return hl + plen;
 }
 
-/* The frame of packet i as its copy of kind `diff` (-1: the packet) */
-static size_t frame(uint8_t *f, int i, int diff)
+/* Packet i's Ethernet frame as its copy of kind diff (-1: the packet) */
+static size_t plain(uint8_t *f, int i, int diff)
 {
 	int v6 = i % 8 == 5;
+	size_t n = eth(f, diff == 3 ? 7 : 1, diff == 2 ? 20 : 10,
+		       v6 ? 0x86dd : 0x0800);
+
+	return n + ip(f + n, i, v6, diff == 1 || diff == 5 ? 63 : 64,
+		      diff == 4 ? 0xb8 : 0, diff == 7);
+}
+
+/* Packet i's plain frame behind outer IPv4/UDP/VXLAN headers, outer ttl */
+static size_t vxlan(uint8_t *f, int i, uint8_t ttl)
+{
+	size_t in = plain(f + 18 + 20 + 8 + 8, i, -1);
+
+	eth(f, 1, 10, 0x0800);
+	memset(f + 18, 0, 36);
+	f[18] = 0x45;
+	put16(f + 20, (uint32_t)(20 + 16 + in));
+	f[26] = ttl;
+	f[27] = 17;
+	memcpy(f + 30, (const uint8_t[]){ 10, 9, 0, 1, 10, 9, 0, 2 }, 8);
+	put16(f + 28, csum(0, f + 18, 20));
+	put16(f + 38, 50000);
+	put16(f + 40, 4789);
+	put16(f + 42, (uint32_t)(16 + in));
+	f[46] = 0x08; /* the I flag, VNI 0 */
+	return 18 + 20 + 8 + 8 + in;
+}
+
+/* The frame of packet i as its copy of kind diff (-1: the packet) */
+static size_t frame(uint8_t *f, int i, int diff)
+{
 	size_t n;
 
 	if (i % 97 == 0) { /* ARP request, its copy from other MACs */
@@ -131,27 +165,11 @@ static size_t frame(uint8_t *f, int i, int diff)
 		f[n + 27] = (uint8_t)i;
 		return n + 28;
 	}
-	if (diff == 6) { /* VXLAN: outer IPv4/UDP/VXLAN, then the frame */
-		size_t in = frame(f + 18 + 20 + 8 + 8, i, -1);
-
-		eth(f, 1, 10, 0x0800);
-		memset(f + 18, 0, 36);
-		f[18] = 0x45;
-		put16(f + 20, (uint32_t)(20 + 16 + in));
-		f[26] = 64;
-		f[27] = 17;
-		memcpy(f + 30, (const uint8_t[]){ 10, 9, 0, 1, 10, 9, 0, 2 }, 8);
-		put16(f + 28, csum(0, f + 18, 20));
-		put16(f + 38, 50000);
-		put16(f + 40, 4789);
-		put16(f + 42, (uint32_t)(16 + in));
-		f[46] = 0x08; /* the I flag, VNI 0 */
-		return 18 + 20 + 8 + 8 + in;
-	}
-	n = eth(f, diff == 3 ? 7 : 1, diff == 2 ? 20 : 10,
-		v6 ? 0x86dd : 0x0800);
-	return n + ip(f + n, i, v6, diff == 1 || diff == 5 ? 63 : 64,
-		      diff == 4 ? 0xb8 : 0, diff == 7);
+	if (i % 89 == 0) /* tunnelled, the copy a hop older outside */
+		return vxlan(f, i, diff >= 0 ? 63 : 64);
+	if (diff == 6)
+		return vxlan(f, i, 64);
+	return plain(f, i, diff);
 }
 
 static const char *diffs(int i, int kind)
@@ -164,6 +182,8 @@ static const char *diffs(int i, int kind)
 		return "-";
 	if (i % 97 == 0)
 		return "mac";
+	if (i % 89 == 0)
+		return "ttl,ipv4csum";
 	return w[i % 8];
 }
 
@@ -234,11 +254,8 @@ int main(int argc, char **argv)
 			};
 
 			x->idx = j + 1;
-			x->len = frame(x->f, x->pkt, x->kind == 1 ?
-							     x->pkt % 8 :
-						     x->kind == 2 ? 0 : -1);
-			if (x->pkt % 97 == 0 && x->kind == 2)
-				x->len = frame(x->f, x->pkt, -1);
+			x->len = frame(x->f, x->pkt,
+				       x->kind == 1 ? x->pkt % 8 : -1);
 			h.caplen = h.len = (bpf_u_int32)x->len;
 			pcap_dump((u_char *)d[x->port], &h, x->f);
 			printf("R %d %d %llu\n", x->idx, x->port + 1,
@@ -247,10 +264,11 @@ int main(int argc, char **argv)
 				first[x->pkt] = j;
 				continue;
 			}
-			printf("C %d %d %d %llu %d %s\n", x->idx,
+			printf("C %d %d %d %llu %d %s %d\n", x->idx,
 			       first[x->pkt] + 1, j - first[x->pkt],
 			       (unsigned long long)(x->t - r[first[x->pkt]].t),
-			       x->pkt % 97 != 0, diffs(x->pkt, x->kind));
+			       x->pkt % 97 != 0, diffs(x->pkt, x->kind),
+			       x->pkt % 97 && !(x->pkt % 89) && x->kind == 1);
 		}
 		free(first);
 	}

@@ -168,6 +168,8 @@ static void build_specs(struct advise *a)
 		*keep = a->loose;
 		keep->ignore &= ~adv_dims[i].ignore;
 		keep->decap &= ~adv_dims[i].decap;
+		a->spec[M_KEEPOUT(i)] = *keep;
+		a->spec[M_KEEPOUT(i)].decap = 0;
 		/* the strict key with i hidden, as a rule can say it */
 		*one = a->spec[M_STRICT];
 		one->ignore = adv_dims[i].ignore;
@@ -223,7 +225,8 @@ static int pass1(struct advise *a)
 		int dlt = pcap_merge_file(m, rec.file)->dlt;
 		uint64_t lk[2], k[NMASKS][2];
 		struct adv_entry *e;
-		bool found;
+		const uint64_t *pk;
+		bool found, same_outer;
 		uint64_t idx;
 
 		a->records++;
@@ -262,13 +265,17 @@ static int pass1(struct advise *a)
 			continue;
 		}
 		/* a copy of packet idx: compare key by key */
-		const uint64_t *pk = a->keys + idx * NMASKS;
+		pk = a->keys + idx * NMASKS;
 
 		a->cand++;
 		a->frame_match += pk[M_FRAME] == k[M_FRAME][0];
 		a->strict_match += pk[M_STRICT] == k[M_STRICT][0];
+		/* the same outer headers: their fields are compared too */
+		same_outer = pk[M_KEEP(DIM_TUNNEL)] == k[M_KEEP(DIM_TUNNEL)][0];
 		for (unsigned int i = 0; i < NDIMS; i++) {
-			if (pk[M_KEEP(i)] != k[M_KEEP(i)][0]) {
+			if (pk[M_KEEP(i)] != k[M_KEEP(i)][0] ||
+			    (same_outer &&
+			     pk[M_KEEPOUT(i)] != k[M_KEEPOUT(i)][0])) {
 				a->differs[i]++;
 				a->need_ignore |= adv_dims[i].ignore;
 				a->need_decap |= adv_dims[i].decap;

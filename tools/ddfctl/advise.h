@@ -22,12 +22,18 @@ extern const struct adv_dim adv_dims[NDIMS];
 
 
 #define DIM_MAC 8
-/* the first pass's masks: frame, strict, then KEEP and ONE per dimension */
+#define DIM_TUNNEL 9
+/*
+ * The first pass's masks: frame, strict, then per dimension: KEEP (it
+ * kept, all else hidden, tunnels opened), KEEPOUT (the same, tunnels
+ * closed: the outer headers' fields) and ONE (strict, it hidden).
+ */
 #define M_FRAME 0
 #define M_STRICT 1
 #define M_KEEP(i) (2 + (i))
-#define M_ONE(i) (2 + NDIMS + (i))
-#define NMASKS (2 + 2 * NDIMS)
+#define M_KEEPOUT(i) (2 + NDIMS + (i))
+#define M_ONE(i) (2 + 2 * NDIMS + (i))
+#define NMASKS (2 + 3 * NDIMS)
 
 struct adv_entry {
 	uint64_t h[2]; /* the key's hash: h[0] | h[1] is never 0 */
