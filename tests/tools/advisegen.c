@@ -3,7 +3,7 @@
  * ddf_advisegen: two capture ports' captures with copies whose delays and
  * differences are known, for the tests of ddfctl advise.
  *
- *   ddf_advisegen N FILE1 FILE2
+ *   ddf_advisegen [outer] N FILE1 FILE2
  *
  * N packets (N >= 100) leave every 20 us, alternately on port 1 (FILE1)
  * and port 2 (FILE2); pcap, Ethernet, nanosecond timestamps, tagged VLAN
@@ -19,7 +19,9 @@
  *   3 the source MAC  4 dscp (and the checksum)  5 IPv6 hop limit
  *   6 inside VXLAN (the same frame behind outer headers)
  *   7 the UDP checksum (0: none)
- * Second copies are identical to their packet.
+ * Second copies are identical to their packet. With outer, every packet
+ * is a datagram inside VXLAN and every first copy has an outer TTL one
+ * lower, as packet i % 89 == 0 above.
  *
  * Records of the two files merged by time are numbered from 1. stdout has
  * one line per record in that order:
@@ -36,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pcap/pcap.h>
+
+static int outer; /* every packet tunnelled, copies a hop older outside */
 
 struct rec {
 	uint64_t t;
@@ -154,6 +158,8 @@ static size_t frame(uint8_t *f, int i, int diff)
 {
 	size_t n;
 
+	if (outer)
+		return vxlan(f, i, diff >= 0 ? 63 : 64);
 	if (i % 97 == 0) { /* ARP request, its copy from other MACs */
 		n = eth(f, diff >= 0 ? 9 : 1, 10, 0x0806);
 		memset(f + n, 0, 28);
@@ -180,6 +186,8 @@ static const char *diffs(int i, int kind)
 
 	if (kind == 2)
 		return "-";
+	if (outer)
+		return "ttl,ipv4csum";
 	if (i % 97 == 0)
 		return "mac";
 	if (i % 89 == 0)
@@ -200,8 +208,13 @@ int main(int argc, char **argv)
 	struct rec *r;
 	int n, nr = 0;
 
+	if (argc == 5 && !strcmp(argv[1], "outer")) {
+		outer = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 4 || (n = atoi(argv[1])) < 100) {
-		fprintf(stderr, "usage: ddf_advisegen N FILE1 FILE2 (N >= 100)\n");
+		fprintf(stderr, "usage: ddf_advisegen [outer] N FILE1 FILE2 (N >= 100)\n");
 		return 2;
 	}
 	r = calloc((size_t)n * 3, sizeof(*r));
@@ -268,7 +281,8 @@ int main(int argc, char **argv)
 			       first[x->pkt] + 1, j - first[x->pkt],
 			       (unsigned long long)(x->t - r[first[x->pkt]].t),
 			       x->pkt % 97 != 0, diffs(x->pkt, x->kind),
-			       x->pkt % 97 && !(x->pkt % 89) && x->kind == 1);
+			       (outer || (x->pkt % 97 && !(x->pkt % 89))) &&
+				       x->kind == 1);
 		}
 		free(first);
 	}

@@ -140,6 +140,27 @@ if dups "$tmp/r.log" | cmp -s - "$tmp/truth.idx"; then ok; else
 	bad "seeded replay with advise's words: dropped another set than the copies"
 fi
 
+# Test that tunnelled copies a hop older outside (outer TTL and header
+# checksum differ, nothing inside) get ignore ttl,ipv4csum and no decap,
+# and that replay with those words drops every copy and nothing else.
+"$GEN" outer 300 "$tmp/o1.pcap" "$tmp/o2.pcap" >"$tmp/otruth"
+"$CTL" advise "$tmp/o1.pcap" "$tmp/o2.pcap" >"$tmp/o.txt"
+words=$(rule_words "$tmp/o.txt")
+if [[ $words == "family netdev dev DEV ignore ttl,ipv4csum window "* ]] &&
+	grep -q "^  ttl .* $(grep -c '^C.* ttl,ipv4csum 1$' "$tmp/otruth") " \
+		"$tmp/o.txt"; then
+	ok
+else
+	bad "advise over tunnelled copies: '$words'; $(grep '^  ttl' "$tmp/o.txt")"
+fi
+# shellcheck disable=SC2086
+"$CTL" replay "$tmp/o1.pcap" "$tmp/o2.pcap" $words $SEED -l "$tmp/r.log" \
+	>/dev/null
+if dups "$tmp/r.log" | cmp -s - <(awk '$1 == "C" { print $2 }' "$tmp/otruth")
+then ok; else
+	bad "replay of tunnelled copies with '$words': not every copy dropped, or more"
+fi
+
 # Test that ddf_pcapgen's captures give the copies its key classes say:
 # mixed (Ethernet: family netdev) and link:raw (raw IP: the IP families),
 # whose copies differ in TTL only, and so the words ignore ttl,ipv4csum.
