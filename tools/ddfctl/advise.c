@@ -14,8 +14,9 @@
  * loose key an earlier record had is a copy of the first such record, its
  * packet. For each copy it compares, against its packet, the keys under
  * one mask per difference (that difference kept, all else ignored: does
- * it differ?) and under the strict key plus that one word ignored (does
- * the copy match once it is ignored?). The recommended key ignores what
+ * it differ? with tunnels opened, and closed when the outer headers are
+ * otherwise alike) and under the strict key plus that one word ignored
+ * (does the copy match once it is ignored?). The recommended key ignores what
  * differs in some copy and nothing else. The second pass defines the
  * copies by that key, as the rule will: a record whose key an earlier
  * record had; their delays (in packets and in time, from the first record
