@@ -35,7 +35,7 @@
 #include "pcap_merge.h"
 #include "replay_link.h"
 
-/* distinct keys kept in memory at most (about 300 bytes each) */
+/* distinct keys kept in memory at most (about 400 bytes each) */
 #define ADV_MAX_DISTINCT (1u << 23)
 /* the window: at least this long, and a time window at most an hour */
 #define ADV_MIN_NS 1000000ull

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ddfctl advise (advise.c): its state, shared with its output (advise_print.c). */
+/* ddfctl advise (advise.c): its state, shared with advise_print.c */
 #ifndef DDFCTL_ADVISE_H
 #define DDFCTL_ADVISE_H
 
