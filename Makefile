@@ -154,6 +154,12 @@ $(B)/ddf_pcapgen: tests/tools/pcapgen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -lpcap -o $@
 
+# ddf_advisegen: two ports' captures with copies of known delays and
+# differences, for ddfctl advise (tests/tools/test_advise.sh)
+$(B)/ddf_advisegen: tests/tools/advisegen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -lpcap -o $@
+
 $(B)/replay.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen mixed $@ >/dev/null
 
@@ -162,13 +168,15 @@ $(B)/replay-port1.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
-		$(B)/ddf_pcapgen $(B)/robust/ddf_craft $(B)/ddfctl_prom_tests
+		$(B)/ddf_pcapgen $(B)/ddf_advisegen $(B)/robust/ddf_craft \
+		$(B)/ddfctl_prom_tests
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_prom.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
+	tests/tools/test_advise.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline
 	tests/tools/test_install.sh $(B)

@@ -192,6 +192,12 @@ expect "ddfctl replay in.pcap in.pcapng w" "window"
 expect "ddfctl replay in.pcap window 100 i" "ignore iif"
 expect "ddfctl replay in.pcap in.pcapng window 100 -l " \
 	"in.pcap in.pcapng rules.ddf"
+# advise: captures, -c COUNT, -l LOG
+expect "ddfctl advise " "in.pcap in.pcapng rules.ddf"
+expect "ddfctl advise in.pcap in" "in.pcap in.pcapng"
+expect "ddfctl advise in.pcap -" "-c -l -j --help"
+expect "ddfctl advise in.pcap -c " ""
+expect "ddfctl advise in.pcap -l r" "rules.ddf"
 expect "ddfctl restore < r" "rules.ddf"
 expect "ddfctl save > in" "in.pcap in.pcapng"
 cd - >/dev/null

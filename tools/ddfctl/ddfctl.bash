@@ -18,7 +18,7 @@ _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
 _ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus shape seed hash action"
 _ddfctl_size_words="filter window fpr memory cpus"
-_ddfctl_commands="rule show stats save restore apply size replay xdp help"
+_ddfctl_commands="rule show stats save restore apply size replay advise xdp help"
 _ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
 
@@ -262,6 +262,21 @@ _ddfctl()
 			fi
 			;;
 		esac
+		;;
+	advise)
+		# captures, -c COUNT, -l LOG
+		case $prev in
+		-c) return ;;
+		-l)
+			_ddfctl_files "$cur"
+			return
+			;;
+		esac
+		if [[ $cur == -* ]]; then
+			_ddfctl_reply "-c -l -j --help" "$cur"
+		else
+			_ddfctl_files "$cur"
+		fi
 		;;
 	replay)
 		# the capture first, '-' for standard input

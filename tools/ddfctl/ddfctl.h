@@ -165,6 +165,8 @@ void json_str(FILE *out, const char *s);
 
 /* replay.c: a rule's decisions over capture files (libpcap) */
 int cmd_replay(int argc, char **argv);
+/* advise.c: the rule a capture needs, by an exact comparison */
+int cmd_advise(int argc, char **argv);
 /*
  * replay_pcapng.c: pcapng interfaces libpcap cannot read together; cmd
  * begins the sentences

@@ -198,49 +198,20 @@ static enum verdict replay_record(struct replay *rp, int dlt,
 				  const uint8_t *d)
 {
 	const struct ddf_rule_spec *r = &rp->rule;
-	struct ddf_key_flat flat = { d, h->caplen };
 	bool time_mode = rp->params.flags & DDF_PF_TIME;
 	struct ddf_key_info ki;
 	struct ddf_hash hash;
 	uint64_t now = 0;
-	uint32_t l3 = 0;
-	uint8_t ver = 0;
-	int ret;
 
-	if (family_netdev(r->family)) {
-		/* the frame as a netdev hook has it, no tag taken out */
-		const struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
-
-		ret = ddf_key_hash_link(&r->key, &lk, NULL, &flat,
-					flat.len, &rp->key, r->hash_alg, &hash,
-					&ki);
-		goto hashed;
-	}
-	if (r->key.form != DDF_KEY_FRAME) {
-		if (!replay_record_l3(dlt, d, h->caplen, &l3, &ver))
-			return V_NOT_IP;
-		flat.data = d + l3;
-		flat.len = h->caplen - l3;
-		/*
-		 * The link layer names the hook's family: a rule of the other
-		 * family never sees the packet; one of this family counts a
-		 * packet of another version unparsed, as the module does.
-		 */
-		if (ver && r->key.family && r->key.family != ver)
-			return V_SKIPPED;
-		if (ver && flat.len && flat.data[0] >> 4 != ver)
-			return V_UNPARSED;
-	}
-	ret = ddf_key_hash(&r->key, NULL, &flat, flat.len,
-			   &rp->key, r->hash_alg, &hash, &ki);
-hashed:
-	switch (ret) {
-	case DDF_KEY_HASHED:
+	switch (replay_key(&r->key, family_netdev(r->family), r->hash_alg,
+			   &rp->key, dlt, d, h->caplen, &hash, &ki)) {
+	case RK_HASHED:
 		break;
-	case DDF_KEY_NOT_IP:
-	case DDF_KEY_MALFORMED:
+	case RK_NOT_IP:
+		return V_NOT_IP;
+	case RK_UNPARSED:
 		return V_UNPARSED;
-	default: /* another family or protocol: not this rule's */
+	default:
 		return V_SKIPPED;
 	}
 	if (time_mode)

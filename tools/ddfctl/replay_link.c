@@ -107,3 +107,50 @@ bool replay_record_l3(int dlt, const uint8_t *d, uint32_t n, uint32_t *l3,
 	}
 	return false;
 }
+
+enum replay_key_result replay_key(const struct ddf_key_spec *spec,
+				  bool netdev, uint8_t alg,
+				  const struct ddf_sipkey *key, int dlt,
+				  const uint8_t *d, uint32_t caplen,
+				  struct ddf_hash *hash, struct ddf_key_info *ki)
+{
+	struct ddf_key_flat flat = { d, caplen };
+	uint32_t l3 = 0;
+	uint8_t ver = 0;
+	int ret;
+
+	if (netdev) {
+		/* the frame as a netdev hook has it, no tag taken out */
+		const struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
+
+		ret = ddf_key_hash_link(spec, &lk, NULL, &flat, flat.len, key,
+					alg, hash, ki);
+		goto hashed;
+	}
+	if (spec->form != DDF_KEY_FRAME) {
+		if (!replay_record_l3(dlt, d, caplen, &l3, &ver))
+			return RK_NOT_IP;
+		flat.data = d + l3;
+		flat.len = caplen - l3;
+		/*
+		 * The link layer names the hook's family: a rule of the other
+		 * family never sees the packet; one of this family counts a
+		 * packet of another version unparsed, as the module does.
+		 */
+		if (ver && spec->family && spec->family != ver)
+			return RK_SKIPPED;
+		if (ver && flat.len && flat.data[0] >> 4 != ver)
+			return RK_UNPARSED;
+	}
+	ret = ddf_key_hash(spec, NULL, &flat, flat.len, key, alg, hash, ki);
+hashed:
+	switch (ret) {
+	case DDF_KEY_HASHED:
+		return RK_HASHED;
+	case DDF_KEY_NOT_IP:
+	case DDF_KEY_MALFORMED:
+		return RK_UNPARSED;
+	default: /* another family or protocol: not this rule's */
+		return RK_SKIPPED;
+	}
+}
