@@ -189,6 +189,7 @@ static struct ddf_size_req speed_req(const struct opts *o, uint32_t kind)
 		.kind = kind, .fpr = o->fpr ? o->fpr : SPEED_FPR,
 		.k = o->k, .l = o->l, .block_bits = o->B,
 		.block_hashes = o->b, .fp_bits = o->s, .cpus = o->cpus,
+		.tune = o->tune,
 	};
 }
 
