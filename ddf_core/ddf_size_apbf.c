@@ -188,9 +188,9 @@ static void ddf_apbf_try(const struct ddf_filter_type *t,
 
 	/* the rank a speed search puts first needs no resolve */
 	if (best->speed && best->found) {
-		c = ddf_cmp_u64(lines, best->lines);
+		c = ddf_cmp_u64(lines + atomics, best->lines + best->atomics);
 		if (!c)
-			c = ddf_cmp_u64(atomics, best->atomics);
+			c = ddf_cmp_u64(lines, best->lines);
 		if (c > 0)
 			return;
 	}

@@ -293,7 +293,7 @@ static const char *const rule_keywords[] = {
 	"family", "hook",  "priority", "dev",	   "iif",    "oif",
 	"proto",  "key",   "payload",  "ignore",   "decap",  "max-bytes",
 	"filter", "window", "fpr",     "memory",   "cpus",   "shape",
-	"seed",	  "hash",  "action",   NULL,
+	"tune",	  "seed",  "hash",     "action",   NULL,
 };
 
 static bool rule_keyword(const char *w)
