@@ -221,19 +221,25 @@ static int cmd_size(const struct opts *o)
 	struct ddf_params p;
 
 	params_of(o, &p, &rep);
+	/* as ddfctl size: the tune of apbf/apbbf sized by a target rate */
+	bool tuned = (p.kind == DDF_KIND_APBF || p.kind == DDF_KIND_APBBF) &&
+		     rep.lines && o->fpr && !o->memory;
+
 	if (o->json) {
-		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
+		printf("{\"filter\": \"%s\", ", o->filter);
+		if (tuned)
+			printf("\"tune\": \"%s\", ",
+			       o->tune == DDF_TUNE_SPEED ? "speed" : "memory");
+		printf("\"params\": ");
 		print_params(stdout, &p);
+		if (tuned)
+			printf(", \"lines_per_new_key\": %u, "
+			       "\"atomics_per_new_key\": %u",
+			       rep.lines, rep.atomics);
 		printf(", \"bytes\": %llu, \"fpr_analytic\": %.9g, "
-		       "\"bits_per_element\": %.3f",
+		       "\"bits_per_element\": %.3f}\n",
 		       (unsigned long long)rep.bytes, rep.fpr,
 		       p.window ? rep.bytes * 8.0 / p.window : 0.0);
-		if (rep.lines)
-			printf(", \"tune\": \"%s\", \"lines_per_new_key\": %u, "
-			       "\"atomics_per_new_key\": %u",
-			       o->tune == DDF_TUNE_SPEED ? "speed" : "memory",
-			       rep.lines, rep.atomics);
-		printf("}\n");
 		return 0;
 	}
 	printf("filter      %s\n", o->filter);
@@ -256,7 +262,7 @@ static int cmd_size(const struct opts *o)
 	if (rep.accesses_false)
 		printf("accesses    %.2f per query answering no\n",
 		       rep.accesses_false);
-	if (rep.lines)
+	if (tuned)
 		printf("new key     %u cache lines, %u atomic words (tune %s)\n",
 		       rep.lines, rep.atomics,
 		       o->tune == DDF_TUNE_SPEED ? "speed" : "memory");

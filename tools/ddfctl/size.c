@@ -111,7 +111,9 @@ static double bits_per_element(const struct ddf_filter_req *f)
 	return f->params.window ? f->rep.bytes * 8.0 / f->params.window : 0.0;
 }
 
-static void print_size_json(const struct ddf_filter_req *f)
+/* other: the same request under the other tune, printed inside, or NULL */
+static void print_size_json(const struct ddf_filter_req *f,
+			    const struct ddf_filter_req *other)
 {
 	const struct ddf_params *p = &f->params;
 
@@ -130,9 +132,14 @@ static void print_size_json(const struct ddf_filter_req *f)
 		printf("\"lines_per_new_key\": %u, \"atomics_per_new_key\": %u, ",
 		       f->rep.lines, f->rep.atomics);
 	printf("\"bytes\": %llu, \"fpr_analytic\": %.9g, "
-	       "\"bits_per_element\": %.3f}",
+	       "\"bits_per_element\": %.3f",
 	       (unsigned long long)f->rep.bytes, f->rep.fpr,
 	       bits_per_element(f));
+	if (other) {
+		printf(", \"tune_%s\": ", tune_name(other->tune));
+		print_size_json(other, NULL);
+	}
+	printf("}");
 }
 
 static void print_shape_line(const struct ddf_params *p)
@@ -153,11 +160,9 @@ static void print_tunes(const struct ddf_filter_req *fs,
 	char col[2][64];
 
 	if (ddfctl_json) {
-		printf("{\"tunes\": [");
-		print_size_json(fs);
-		printf(", ");
-		print_size_json(fm);
-		printf("]}\n");
+		/* the object of tune speed, with tune memory's inside it */
+		print_size_json(fs, fm);
+		printf("\n");
 		return;
 	}
 	printf("filter      %s, window %llu packets", ddf_kind_name(fs->kind),
@@ -202,7 +207,7 @@ static void print_size(const struct ddf_filter_req *f)
 	double bpe = bits_per_element(f);
 
 	if (ddfctl_json) {
-		print_size_json(f);
+		print_size_json(f, NULL);
 		printf("\n");
 		return;
 	}
