@@ -26,6 +26,7 @@ NAMES = {
     "base": "no rule",
     "nft": "nft counter",
     "apbbf-pkt": "ddf apbbf, key packet",
+    "apbbf-mem": "ddf apbbf, key packet, tune memory",
     "apbbf-5t": "ddf apbbf, 5-tuple + payload 0:16",
     "qqhtd-5t": "ddf qqhtd, 5-tuple + payload 0:16",
     "exact-5t": "ddf exact, 5-tuple + payload 0:16",
@@ -49,6 +50,7 @@ ORDER = list(NAMES)
 SHORT = {
     "nft": "nft counter",
     "apbbf-pkt": "apbbf, packet",
+    "apbbf-mem": "apbbf, tune memory",
     "apbbf-5t": "apbbf, 5-tuple",
     "qqhtd-5t": "qqhtd, 5-tuple",
     "exact-5t": "exact, 5-tuple",
@@ -188,6 +190,8 @@ def main():
     # to the nft set dedup.
     s = get("nftset-5t", w6)
     for cfg, what, limit in (("apbbf-pkt", "apbbf, key packet", 1500),
+                             ("apbbf-mem", "apbbf, key packet, tune memory",
+                              1800),
                              ("qqhtd-5t", "qqhtd, 5-tuple + payload 0:16",
                               1000)):
         r = get(cfg, w6)
