@@ -165,8 +165,9 @@ static void print_tunes(const struct ddf_filter_req *fs,
 		printf("\n");
 		return;
 	}
+	/* the window asked for: each shape's own is at least that */
 	printf("filter      %s, window %llu packets", ddf_kind_name(fs->kind),
-	       (unsigned long long)fs->params.window);
+	       (unsigned long long)fs->window);
 	if (fs->params.window_ns) {
 		printf(" per ");
 		print_duration(stdout, fs->params.window_ns);
