@@ -18,7 +18,7 @@
  */
 enum ddf_tune {
 	DDF_TUNE_MEMORY, /* the fewest bytes */
-	DDF_TUNE_SPEED, /* within 2x those bytes: fewest lines, then atomics */
+	DDF_TUNE_SPEED, /* within 2x those: fewest lines + atomics, lines */
 };
 
 struct ddf_size_req {

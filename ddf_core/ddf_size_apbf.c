@@ -155,9 +155,9 @@ uint32_t ddf_apbf_atomics(const struct ddf_params *p)
 
 /*
  * What a search keeps: the best shape so far, and why none was found. A
- * speed search ranks (lines, atomics, bytes, rate) within bound bytes; the
- * others rank (bytes, rate) meeting the target, or the rate alone within
- * a byte budget.
+ * speed search ranks (lines + atomics, lines, bytes, rate) within bound
+ * bytes; the others rank (bytes, rate) meeting the target, or the rate
+ * alone within a byte budget.
  */
 struct ddf_apbf_best {
 	bool found, speed;
@@ -283,9 +283,10 @@ static void ddf_apbf_search(const struct ddf_filter_type *t,
 /*
  * With a target rate, the fewest bytes meeting it (tune memory), or among
  * the shapes meeting it within twice those bytes, the fewest cache lines
- * per new key, then the fewest atomic words, then the fewest bytes (tune
- * speed; docs/tuning.md has the measurements behind this rule). With a
- * byte budget, the lowest rate fitting it.
+ * plus atomic words per new key, then the fewest lines, then the fewest
+ * bytes (tune speed). A locked OR costs about what a line does that the
+ * prefetch overlaps with the others: docs/tuning.md has the measurements.
+ * With a byte budget, the lowest rate fitting it.
  */
 int ddf_apbf_size(const struct ddf_filter_type *t,
 		  const struct ddf_size_req *req, struct ddf_params *out,
