@@ -52,6 +52,7 @@ help:
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
+	@echo "make bench-tune      apbbf's tune memory and speed shapes timed side by side"
 	@echo "make bench-kernel    ddf against nft in one VM boot (build/bench/; not in check)"
 	@echo "make bench-smoke     a few seconds of the same (no rule, nft counter, apbbf)"
 	@echo "make bench-key       instructions per frame of the key alone (callgrind)"
@@ -423,6 +424,16 @@ $(B)/ddf_keypath: tests/bench/keypath.c $(CORE_HDRS) $(B)/libddf_core.a
 bench-key: $(B)/ddf_keypath
 	@mkdir -p $(B)/bench
 	tests/bench/callgrind-key.sh $(B) $(B)/bench/callgrind-key.jsonl
+
+# The shapes of tune memory and tune speed beside the other rules tune
+# speed could have had, interleaved in one process (docs/tuning.md).
+$(B)/ddf_tune: tests/bench/tune.c $(CORE_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
+
+.PHONY: bench-tune
+bench-tune: $(B)/ddf_tune
+	@for f in 1e-3 1e-6 1e-9; do for w in 10000 100000 1000000 10000000; do \
+		$(B)/ddf_tune $$f $$w || exit 1; done; done
 
 bench-kernel: setup all $(B)/ddf_hotpath
 	@tests/bench/run.sh full

@@ -11,6 +11,16 @@
 #include "ddf_filter.h"
 #include "ddf_math.h"
 
+/*
+ * How apbf and apbbf choose among the shapes meeting a target rate
+ * (ddf_size_apbf.c, docs/tuning.md). 0 is the least memory, so a request
+ * that names no tune sizes as before; ddfctl and ddfbench ask for speed.
+ */
+enum ddf_tune {
+	DDF_TUNE_MEMORY, /* the fewest bytes */
+	DDF_TUNE_SPEED, /* within 2x those: fewest lines + atomics, lines */
+};
+
 struct ddf_size_req {
 	uint32_t kind;
 	uint32_t flags; /* DDF_PF_TIME */
@@ -21,6 +31,7 @@ struct ddf_size_req {
 	/* optional fixed shape (0 = choose) */
 	uint32_t k, l, block_bits, block_hashes, fp_bits;
 	uint32_t cpus; /* APBF/APBBF: params.cpus, kept through the search */
+	uint32_t tune; /* APBF/APBBF with a target rate: enum ddf_tune */
 };
 
 struct ddf_size_report {
@@ -29,6 +40,8 @@ struct ddf_size_report {
 	double accesses_false; /* APBF/APBBF: expected accesses, query false */
 	uint64_t bytes; /* ddf_filter_memsize() of the result */
 	uint64_t window; /* guaranteed window in elements (count mode) */
+	uint32_t lines; /* APBF/APBBF: ddf_apbf_lines() */
+	uint32_t atomics; /* APBF/APBBF: ddf_apbf_atomics() */
 };
 
 /*
@@ -77,6 +90,15 @@ void ddf_apbf_fills(const struct ddf_params *p, const double *n, double *r,
 /* false-positive rate of one blocked segment holding n elements */
 double ddf_apbbf_segment_fpr(uint64_t blocks, uint32_t B, uint32_t b,
 			     double n);
+/*
+ * Cache lines a test-and-insert of a new key reads or writes: the k
+ * blocks (bits) an insert writes and the probes of a query that match
+ * nothing, segments l, l - k, ... down to one of those k: k + l / k. These
+ * are the lines apbbf's prefetch issues at once.
+ */
+uint32_t ddf_apbf_lines(const struct ddf_params *p);
+/* words an insert of a new key may OR atomically: k, or k b (512-bit) */
+uint32_t ddf_apbf_atomics(const struct ddf_params *p);
 /* elements per generation of resolved APBF/APBBF params */
 uint64_t ddf_apbf_gen_size(const struct ddf_params *p);
 

@@ -137,37 +137,116 @@ static void ddf_apbf_report(const struct ddf_filter_type *t,
 	rep->fpr_paper = ddf_apbf_F(p->k, p->l, r);
 	rep->bytes = ddf_filter_memsize_type(t, p);
 	rep->window = p->flags & DDF_PF_TIME ? 0 : p->window;
+	rep->lines = ddf_apbf_lines(p);
+	rep->atomics = ddf_apbf_atomics(p);
+}
+
+uint32_t ddf_apbf_lines(const struct ddf_params *p)
+{
+	return p->k ? p->k + p->l / p->k : 0;
+}
+
+uint32_t ddf_apbf_atomics(const struct ddf_params *p)
+{
+	if (p->kind == DDF_KIND_APBBF && p->block_bits == 512)
+		return p->k * p->block_hashes;
+	return p->k;
 }
 
 /*
- * Search (k, l) (and the block shape for APBBF, unless given): with a
- * target rate, the fewest bytes meeting it; with a byte budget, the lowest
- * rate fitting it. l is kept within 4k + 8: larger l buys little memory
- * and costs query accesses and slack (paper, end of 5.5).
+ * What a search keeps: the best shape so far, and why none was found. A
+ * speed search ranks (lines + atomics, lines, bytes, rate) within bound
+ * bytes; the others rank (bytes, rate) meeting the target, or the rate
+ * alone within a byte budget.
  */
-int ddf_apbf_size(const struct ddf_filter_type *t,
-		  const struct ddf_size_req *req, struct ddf_params *out,
-		  struct ddf_size_report *rep, const char **why)
+struct ddf_apbf_best {
+	bool found, speed;
+	uint64_t bound;
+	double fpr;
+	uint64_t bytes;
+	uint32_t lines, atomics;
+	struct ddf_params p;
+	int err;
+	const char *why;
+};
+
+/* -1, 0, 1: a before, level with, after b */
+static int ddf_cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static void ddf_apbf_try(const struct ddf_filter_type *t,
+			 const struct ddf_size_req *req, struct ddf_params *p,
+			 struct ddf_apbf_best *best)
+{
+	uint32_t lines = ddf_apbf_lines(p), atomics = ddf_apbf_atomics(p);
+	const char *w;
+	uint64_t bytes;
+	double fpr;
+	int e, c = 0;
+
+	/* the rank a speed search puts first needs no resolve */
+	if (best->speed && best->found) {
+		c = ddf_cmp_u64(lines + atomics, best->lines + best->atomics);
+		if (!c)
+			c = ddf_cmp_u64(lines, best->lines);
+		if (c > 0)
+			return;
+	}
+	e = ddf_params_resolve_type(t, p, &w);
+	if (e) {
+		best->err = e;
+		best->why = w;
+		return;
+	}
+	bytes = ddf_filter_memsize_type(t, p);
+	if (best->speed) {
+		if (bytes > best->bound ||
+		    (best->found && !c && bytes > best->bytes))
+			return;
+		fpr = ddf_apbf_fpr(p);
+		if (fpr > req->fpr || (best->found && !c &&
+				       bytes == best->bytes && fpr >= best->fpr))
+			return;
+	} else if (req->bytes) {
+		if (bytes > req->bytes)
+			return;
+		fpr = ddf_apbf_fpr(p);
+		if ((req->fpr > 0 && fpr > req->fpr) || fpr >= best->fpr)
+			return;
+	} else {
+		/* larger than the best found: its rate is moot */
+		if (bytes > best->bytes)
+			return;
+		fpr = ddf_apbf_fpr(p);
+		if (fpr > req->fpr ||
+		    (bytes == best->bytes && fpr >= best->fpr))
+			return;
+	}
+	best->found = true;
+	best->fpr = fpr;
+	best->bytes = bytes;
+	best->lines = lines;
+	best->atomics = atomics;
+	best->p = *p;
+}
+
+/*
+ * Search (k, l) (and the block shape for APBBF, unless given). l is kept
+ * within 4k + 8: larger l buys little memory and costs query accesses and
+ * slack (paper, end of 5.5).
+ */
+static void ddf_apbf_search(const struct ddf_filter_type *t,
+			    const struct ddf_size_req *req,
+			    struct ddf_apbf_best *best)
 {
 	static const uint32_t shapes[][2] = {
 		{ 512, 8 }, { 512, 4 }, { 64, 8 }, { 64, 4 }
 	};
 	bool blocked = req->kind == DDF_KIND_APBBF;
 	uint32_t kmax = blocked ? 8 : 32, nshape = blocked ? 4 : 1;
-	bool found = false;
-	double best_fpr = 2.0;
-	uint64_t best_bytes = ~0ull;
-	const char *err_why = "no apbf shape meets the target";
-	int err = DDF_ERANGE;
 
-	if (!req->window) {
-		*why = "a window (or, for time windows, the packets per window) is needed";
-		return DDF_EINVAL;
-	}
-	if ((req->fpr <= 0.0 || req->fpr >= 1.0) && !req->bytes) {
-		*why = "give a target false-positive rate in (0, 1) or a memory size";
-		return DDF_EINVAL;
-	}
 	for (uint32_t si = 0; si < nshape; si++) {
 		uint32_t B = shapes[si][0], b = shapes[si][1];
 
@@ -181,10 +260,6 @@ int ddf_apbf_size(const struct ddf_filter_type *t,
 			for (uint32_t l = 1; l <= 4 * k + 8 && l <= DDF_MAX_L;
 			     l++) {
 				struct ddf_params p = { 0 };
-				const char *w;
-				uint64_t bytes;
-				double fpr;
-				int e;
 
 				if (req->l && l != req->l)
 					continue;
@@ -199,42 +274,59 @@ int ddf_apbf_size(const struct ddf_filter_type *t,
 					p.block_bits = B;
 					p.block_hashes = b;
 				}
-				e = ddf_params_resolve_type(t, &p, &w);
-				if (e) {
-					err = e;
-					err_why = w;
-					continue;
-				}
-				bytes = ddf_filter_memsize_type(t, &p);
-				/* larger than the best found: its rate is moot */
-				if (!req->bytes && bytes > best_bytes)
-					continue;
-				fpr = ddf_apbf_fpr(&p);
-				if (req->bytes) {
-					if (bytes > req->bytes ||
-					    (req->fpr > 0 && fpr > req->fpr))
-						continue;
-					if (fpr >= best_fpr)
-						continue;
-				} else {
-					if (fpr > req->fpr || bytes > best_bytes ||
-					    (bytes == best_bytes &&
-					     fpr >= best_fpr))
-						continue;
-				}
-				best_fpr = fpr;
-				best_bytes = bytes;
-				*out = p;
-				found = true;
+				ddf_apbf_try(t, req, &p, best);
 			}
 		}
 	}
-	if (!found) {
-		*why = req->bytes && err == DDF_ERANGE ?
-			"the memory budget is too small for this window and rate" :
-			err_why;
-		return err;
+}
+
+/*
+ * With a target rate, the fewest bytes meeting it (tune memory), or among
+ * the shapes meeting it within twice those bytes, the fewest cache lines
+ * plus atomic words per new key, then the fewest lines, then the fewest
+ * bytes (tune speed). A locked OR costs about what a line does that the
+ * prefetch overlaps with the others: docs/tuning.md has the measurements.
+ * With a byte budget, the lowest rate fitting it.
+ */
+int ddf_apbf_size(const struct ddf_filter_type *t,
+		  const struct ddf_size_req *req, struct ddf_params *out,
+		  struct ddf_size_report *rep, const char **why)
+{
+	struct ddf_apbf_best best = {
+		.fpr = 2.0, .bytes = ~0ull, .err = DDF_ERANGE,
+		.why = "no apbf shape meets the target",
+	};
+
+	if (!req->window) {
+		*why = "a window (or, for time windows, the packets per window) is needed";
+		return DDF_EINVAL;
 	}
+	if ((req->fpr <= 0.0 || req->fpr >= 1.0) && !req->bytes) {
+		*why = "give a target false-positive rate in (0, 1) or a memory size";
+		return DDF_EINVAL;
+	}
+	if (req->tune > DDF_TUNE_SPEED) {
+		*why = "tune must be speed or memory";
+		return DDF_EINVAL;
+	}
+	ddf_apbf_search(t, req, &best);
+	if (best.found && !req->bytes && req->tune == DDF_TUNE_SPEED) {
+		struct ddf_apbf_best fast = best;
+
+		fast.speed = true;
+		fast.found = false;
+		fast.bound = 2 * best.bytes;
+		ddf_apbf_search(t, req, &fast);
+		if (fast.found) /* the least-memory shape is one candidate */
+			best = fast;
+	}
+	if (!best.found) {
+		*why = req->bytes && best.err == DDF_ERANGE ?
+			"the memory budget is too small for this window and rate" :
+			best.why;
+		return best.err;
+	}
+	*out = best.p;
 	ddf_apbf_report(t, out, rep);
 	return 0;
 }

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	struct ddf_size_report rep;
 	struct ddf_size_req req;
 	struct ddf_params p;
-	const char *why = NULL;
+	const char *why = NULL, *env;
 	uint32_t size, fill, n;
 	void *mem;
 
@@ -150,6 +150,21 @@ int main(int argc, char **argv)
 		req.window = strtoull(argv[2], NULL, 0);
 		if (t->kind != DDF_KIND_EXACT)
 			req.fpr = 1e-6;
+		/* sized as ddfctl sizes it: tune speed unless told */
+		req.tune = DDF_TUNE_SPEED;
+		env = getenv("DDF_HOTPATH_TUNE");
+		if (env && !strcmp(env, "memory"))
+			req.tune = DDF_TUNE_MEMORY;
+		env = getenv("DDF_HOTPATH_FPR");
+		if (env)
+			req.fpr = strtod(env, NULL);
+		/* a fixed apbf/apbbf shape "k,l[,B,b]", to compare shapes */
+		env = getenv("DDF_HOTPATH_SHAPE");
+		if (env && sscanf(env, "%u,%u,%u,%u", &req.k, &req.l,
+				  &req.block_bits, &req.block_hashes) < 2) {
+			fprintf(stderr, "DDF_HOTPATH_SHAPE: k,l[,B,b]\n");
+			return 2;
+		}
 		memset(&p, 0, sizeof(p));
 		if (ddf_size(&req, &p, &rep, &why) || ddf_params_resolve(&p, &why)) {
 			fprintf(stderr, "size: %s\n", why ? why : "no fit");
@@ -162,7 +177,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "no filter\n");
 			return 1;
 		}
-		printf("bytes %llu\n", (unsigned long long)ddf_filter_memsize(&p));
+		printf("bytes %llu shape k=%u l=%u B=%u b=%u\n",
+		       (unsigned long long)ddf_filter_memsize(&p), p.k, p.l,
+		       p.block_bits, p.block_hashes);
 	}
 	ddf_hotpath_run(size, 0, fill);
 	dups = hashed = 0;

@@ -166,6 +166,9 @@ rule() {
 	EOF
 	apbbf-pkt) NS "$n" ddfctl rule add b hook prerouting priority 0 \
 		filter apbbf window "$w" fpr $fpr action count ;;
+	# the least-memory shape, beside the default tune speed's
+	apbbf-mem) NS "$n" ddfctl rule add b hook prerouting priority 0 \
+		filter apbbf window "$w" fpr $fpr tune memory action count ;;
 	# iptables-legacy has no table at priority 0 of PREROUTING: mangle's
 	# (-150) it is, an empty rule alone, then the ddf match asking a
 	# rule of no hook of its own
@@ -493,8 +496,8 @@ for w in $DDF_BENCH_WINDOWS; do
 		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64" \
 		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
 	[ "$w" != 1000000 ] ||
-		set -- "$@" "nd-$w:nd-pkt:64" "nv-$w:nd-novlan:64" \
-			"nx-$w:nd-vxlan:64"
+		set -- "$@" "m-$w:apbbf-mem:64" "nd-$w:nd-pkt:64" \
+			"nv-$w:nd-novlan:64" "nx-$w:nd-vxlan:64"
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
 	# XDP, beside netdev ingress on the same veth: veth-xdp0 is the

@@ -32,6 +32,18 @@ refused() {
 	fi
 }
 
+# Test that --tune takes speed or memory, and that accuracy --all (the
+# least memory) and reproduce (the papers' shapes) refuse it
+refused "ddfbench: --tune: speed or memory, not 'fast'" \
+	size --filter apbbf --window 1000 --fpr 1e-3 --tune fast
+refused "ddfbench accuracy: --tune is not an option of accuracy --all" \
+	accuracy --all --tune memory
+"$BENCH" size --filter apbbf --window 100000 --fpr 1e-6 --tune memory >"$tmp/m" &&
+	"$BENCH" size --filter apbbf --window 100000 --fpr 1e-6 >"$tmp/s" &&
+	grep -qx 'new key     9 cache lines, 24 atomic words (tune memory)' "$tmp/m" &&
+	grep -qx 'new key     5 cache lines, 4 atomic words (tune speed)' "$tmp/s" &&
+	ok || bad "size --tune: $(cat "$tmp/m" "$tmp/s")"
+
 # Test that each command names the option it does not read
 refused "ddfbench speed: --inserts is not an option of speed" \
 	speed --filter apbbf --memory 1M --inserts 10

@@ -53,9 +53,10 @@ if command -v groff >/dev/null; then
 fi
 
 # Test that ddfctl size gives ddfbench's numbers for the same request
-while read -r kind window how value cpus; do
+while read -r kind window how value cpus tune; do
 	more=() bmore=()
 	[ -n "$cpus" ] && more=(cpus "$cpus") bmore=(--cpus "$cpus")
+	[ -n "$tune" ] && more+=(tune "$tune") bmore+=(--tune "$tune")
 	"$CTL" -j size filter "$kind" window "$window" "$how" "$value" \
 		"${more[@]}" >"$tmp/ctl"
 	"$BENCH" size --json --filter "$kind" --window "$window" \
@@ -67,10 +68,13 @@ while read -r kind window how value cpus; do
 			"$(cat "$tmp/ctl") vs $(cat "$tmp/bench")"
 	fi
 done <<'LIST'
-apbbf 1000000 fpr 1e-6 1
-apbbf 1000000 fpr 1e-6 64
-apbf 100000 fpr 1e-3 1
-apbf 100000 fpr 1e-3 4
+apbbf 1000000 fpr 1e-6 1 speed
+apbbf 1000000 fpr 1e-6 64 speed
+apbbf 1000000 fpr 1e-6 1 memory
+apbbf 10000 fpr 1e-9 2 memory
+apbbf 10000 fpr 1e-9 2 speed
+apbf 100000 fpr 1e-3 1 speed
+apbf 100000 fpr 1e-3 4 memory
 apbbf 100000 memory 1M 1
 apbbf 100000 memory 1M 16
 qqhtd 100000 fpr 1e-4
@@ -82,7 +86,7 @@ LIST
 # for 2 (C - 1) inserts under way a generation), and
 # that the default is the possible CPUs the kernel would use
 for c in 1 2 8 64 1024; do
-	"$CTL" -j size window 1000000 cpus "$c" >"$tmp/c$c"
+	"$CTL" -j size window 1000000 cpus "$c" tune memory >"$tmp/c$c"
 done
 python3 - "$tmp" <<'PY' && ok || bad "cpus: window or memory off"
 import json, sys
@@ -137,22 +141,79 @@ done
 
 # Test that size without a kernel prints shape, memory, bits per element
 # and the analytic rate, and defaults to fpr 1e-6
-"$CTL" size filter apbbf window 1000000 cpus 1 >"$tmp/out"
-for want in 'filter      apbbf' 'shape       k=6 l=18 m=3772 B=512 b=4' \
+"$CTL" size filter apbbf window 1000000 cpus 1 tune memory >"$tmp/out"
+for want in 'filter      apbbf' \
+	'shape       k=6 l=18 m=3772 B=512 b=4 (tune memory)' \
 	'window      1000044 packets' \
 	'memory      6035712 bytes (48.28 bits per element)' \
-	'fp rate     9.43e-07 analytic'; do
+	'fp rate     9.43e-07 analytic' \
+	'new key     9 cache lines, 24 atomic words'; do
 	grep -qxF "$want" "$tmp/out" && ok || bad "size prints '$want'"
 done
 
+# Test that size without tune prints both tunes side by side: tune speed
+# (rule add's default) as size ... tune speed gives it, tune memory as
+# size ... tune memory, each column's numbers from those runs
+"$CTL" size window 1M cpus 1 >"$tmp/out"
+"$CTL" -j size window 1M cpus 1 tune speed >"$tmp/s"
+"$CTL" -j size window 1M cpus 1 tune memory >"$tmp/m"
+python3 - "$tmp" <<'PY' && ok || bad "size side by side: $(cat "$tmp/out")"
+import json, sys
+d = sys.argv[1]
+s, m = (json.load(open(d + f)) for f in ("/s", "/m"))
+rows = {}
+for line in open(d + "/out"):
+    if len(line) > 23 and line[:23].strip():
+        rows[line[:23].strip()] = line[23:].split()
+assert rows[""] if "" in rows else True
+def col(name, i):
+    cells = rows[name]
+    return cells[:len(cells) // 2] if i == 0 else cells[len(cells) // 2:]
+for i, r in enumerate((s, m)):
+    p = r["params"]
+    assert col("shape", i) == ["k=%d" % p["k"], "l=%d" % p["l"], "m=%d" % p["m"]], (i, rows)
+    assert col("block", i) == ["B=%d" % p["block_bits"], "b=%d" % p["block_hashes"]], (i, rows)
+    assert col("memory, bytes", i)[0] == str(r["bytes"]), (i, rows)
+    assert col("bits per element", i) == ["%.2f" % r["bits_per_element"]], (i, rows)
+    assert col("cache lines, new key", i) == [str(r["lines_per_new_key"])], (i, rows)
+    assert col("atomic words, new key", i) == [str(r["atomics_per_new_key"])], (i, rows)
+    assert col("fp rate, analytic", i) == ["%.3g" % r["fpr_analytic"]], (i, rows)
+assert s["bytes"] <= 2 * m["bytes"] and s["fpr_analytic"] <= 1e-6
+PY
+"$CTL" -j size window 1M cpus 1 >"$tmp/both"
+python3 - "$tmp" <<'PY' && ok || bad "size -j without tune: $(cat "$tmp/both")"
+import json, sys
+d = sys.argv[1]
+both, s, m = (json.load(open(d + f)) for f in ("/both", "/s", "/m"))
+inner = both.pop("tune_memory")
+assert both == s and inner == m, (both, s, inner, m)
+PY
+
+# Test that tune is refused where it chooses nothing, and names its words
+while IFS='|' read -r want args; do
+	# shellcheck disable=SC2086
+	if "$CTL" $args >"$tmp/out" 2>"$tmp/err"; then
+		bad "'$args' succeeded"
+	else
+		grep -qF -- "$want" "$tmp/err" && ok ||
+			bad "'$args' does not say '$want': $(cat "$tmp/err")"
+	fi
+done <<'LIST'
+tune: 'fast' is not speed or memory|size window 1000 tune fast
+tune: 'speed' given, but qqhtd has one shape|size filter qqhtd window 1000 tune speed
+tune: 'memory' given with memory|size window 1000 memory 1M tune memory
+tune: 'speed' given with a shape|-n rule add r window 1000 shape k=2,l=3,m=100 tune speed
+tune: needs an argument|size window 1000 tune
+LIST
+
 # Test that a time window is sized for its packets and reported in time
-"$CTL" size window 100k/250ms >"$tmp/out"
+"$CTL" size window 100k/250ms tune memory >"$tmp/out"
 grep -qxF 'window      100206 packets per 250ms' "$tmp/out" && ok ||
 	bad "size of a time window: $(cat "$tmp/out")"
 
 # Test that a bare DURATION is sized as N/DURATION at 100 kpps (N rounded
 # up, at least 1), says so, and builds the same request as N/DURATION
-"$CTL" size window 250ms >"$tmp/out"
+"$CTL" size window 250ms tune memory >"$tmp/out"
 grep -qxF 'window      25175 packets per 250ms (100 kpps assumed: give N/DURATION for another rate)' \
 	"$tmp/out" && ok || bad "size of a bare duration: $(cat "$tmp/out")"
 while read -r bare explicit; do
@@ -173,7 +234,7 @@ done <<'LIST'
 15us 2/15us
 1m 6M/1m
 LIST
-"$CTL" -n rule add t window 2ms >"$tmp/out"
+"$CTL" -n rule add t window 2ms tune memory >"$tmp/out"
 grep -qxF '    DDF_FILTER_A_WINDOW_NS 2000000 (2ms)' "$tmp/out" &&
 	grep -qxF '    DDF_FILTER_A_WINDOW 210' "$tmp/out" && ok ||
 	bad "window 2ms request: $(cat "$tmp/out")"
@@ -351,8 +412,9 @@ TABLE
 [ "$n" -ge 20 ] && ok || bad "the bad-input table has only $n rows"
 
 # Test that a dry run of a default rule prints the resolved request: inet,
-# prerouting, key packet ignoring ttl,ipv4csum, apbbf at 1e-6, drop
-"$CTL" -n rule add web window 100k cpus 1 >"$tmp/out"
+# prerouting, key packet ignoring ttl,ipv4csum, apbbf at 1e-6, drop (the
+# least-memory shape here; the default tune's below)
+"$CTL" -n rule add web window 100k cpus 1 tune memory >"$tmp/out"
 cat >"$tmp/want" <<'WANT'
 DDF_CMD_NEW
   DDF_A_NAME "web"
@@ -376,6 +438,23 @@ DDF_CMD_NEW
     DDF_ACTION_A_TYPE 0 (drop)
 WANT
 diff -u "$tmp/want" "$tmp/out" && ok || bad "dry run of the default rule"
+
+# Test that rule add takes tune speed by default and sends the shape size
+# prints for it: at 1e-6, 64-bit blocks of 8 bits, k=4 l=7 (docs/tuning.md)
+"$CTL" -n rule add web window 100k cpus 1 >"$tmp/out"
+"$CTL" -j size window 100k cpus 1 tune speed >"$tmp/s"
+python3 - "$tmp" <<'PY' && ok || bad "rule add's default tune: $(cat "$tmp/out")"
+import json, sys
+d = sys.argv[1]
+p = json.load(open(d + "/s"))["params"]
+assert (p["k"], p["l"], p["block_bits"], p["block_hashes"]) == (4, 7, 64, 8), p
+sent = open(d + "/out").read()
+for name, v in (("WINDOW", p["window"]), ("K", p["k"]), ("L", p["l"]),
+                ("M", p["m"]), ("BLOCK_BITS", 64), ("BLOCK_HASHES", 8)):
+    assert "    DDF_FILTER_A_%s %d\n" % (name, v) in sent, name
+PY
+"$CTL" -n rule add web window 100k cpus 1 tune speed | cmp -s - "$tmp/out" &&
+	ok || bad "rule add ... tune speed differs from the default"
 
 # Test that a field key, ports, interfaces, a time window, a seed and a
 # mark all reach the request

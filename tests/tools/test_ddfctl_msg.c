@@ -239,9 +239,9 @@ static void test_show_words(void)
 		  false },
 		{ "m window 1000", NULL, "max-bytes", false },
 		/* size's numbers for the same request (test_ddfctl.sh) */
-		{ "w window 1000000", "\n    memory 4096 bytes fpr 9.43e-07\n", NULL,
+		{ "w window 1000000 tune memory", "\n    memory 4096 bytes fpr 9.43e-07\n", NULL,
 		  false },
-		{ "w window 1000000", ", \"bytes\": 4096, \"fpr\": 9.4", NULL, true },
+		{ "w window 1000000 tune memory", ", \"bytes\": 4096, \"fpr\": 9.4", NULL, true },
 		{ "x filter exact window 1000", " fpr 0\n", NULL, false },
 		{ "x filter exact window 1000", "\"fpr\": 0}", NULL, true },
 		/* queues: Theorem 5 over SHF, no model over APBBF */
@@ -262,7 +262,7 @@ static void test_show_words(void)
 		  "\n    filter bsbf shape k=5,m=",
 		  "window", false },
 		/* a bare duration: the window as sized, per the duration */
-		{ "t window 2ms", "\n    filter apbbf window 210 per 2ms shape ", NULL,
+		{ "t window 2ms tune memory", "\n    filter apbbf window 210 per 2ms shape ", NULL,
 		  false },
 	};
 
@@ -300,6 +300,31 @@ static char *saved_line(const char *cmdline)
 	return text;
 }
 
+/*
+ * Test that a tuned rule saves its shape, not its tune: the saved line of
+ * tune memory restores the least-memory shape under the default tune speed
+ */
+static void test_saved_tunes(void)
+{
+	/* the rule, and two pieces of its saved line (m: the sizing's) */
+	static const char *const tunes[][3] = {
+		{ "tm window 100k cpus 1 tune memory", " shape k=6,l=18,m=378,",
+		  ",block_bits=512,block_hashes=4,cpus=1 " },
+		{ "ts window 100k cpus 1 tune speed", " shape k=4,l=7,m=",
+		  ",block_bits=64,block_hashes=8,cpus=1 " },
+	};
+
+	for (unsigned int i = 0; i < 2; i++) {
+		char *text = saved_line(tunes[i][0]);
+
+		CHECK(text && strstr(text, tunes[i][1]) &&
+			      strstr(text, tunes[i][2]) && !strstr(text, "tune"),
+		      "'%s' saves '%s...%s' (not its tune): '%s'",
+		      tunes[i][0], tunes[i][1], tunes[i][2], text ? text : "");
+		free(text);
+	}
+}
+
 /* Test that save writes a word when it is not the default, and only then */
 static void test_saved_words(void)
 {
@@ -317,8 +342,8 @@ static void test_saved_words(void)
 		{ "w window 1000000", NULL, "fpr" },
 		{ "w window 1000 fpr 1e-3", NULL, "fpr" },
 		/* a bare duration is saved as N/DURATION, the N it was sized for */
-		{ "t window 2ms", " filter apbbf window 210/2ms shape ", NULL },
-		{ "t window 30s fpr 1e-3", " filter apbbf window 3000336/30s shape ", NULL },
+		{ "t window 2ms tune memory", " filter apbbf window 210/2ms shape ", NULL },
+		{ "t window 30s fpr 1e-3 tune memory", " filter apbbf window 3000336/30s shape ", NULL },
 		/* the kinds without a window save none: restore refuses one */
 		{ "s filter sbf memory 1M", " filter sbf shape k=2,m=4193280,cell_bits=2,decrements=39 ",
 		  "window" },
@@ -527,7 +552,7 @@ static void test_show_netdev(void)
 static void test_show_stats(void)
 {
 	static char a[8192];
-	struct nlmsghdr *nlh = build("web window 100k cpus 1 action mark 0x10/0xf0", a);
+	struct nlmsghdr *nlh = build("web window 100k cpus 1 tune memory action mark 0x10/0xf0", a);
 	struct nlattr *n;
 	char *text = NULL;
 	size_t len = 0;
@@ -1041,6 +1066,11 @@ int main(void)
 		"n6 family ip decap vxlan window 1k",
 		"n7 key saddr,dport decap geneve:6090,vxlan window 1k",
 		"n8 family ip6 hook output oif eth2 decap gtpu window 1k",
+		/* tunes: the saved shape is restored, whatever the default */
+		"tu1 window 100k tune memory",
+		"tu2 window 1M fpr 1e-9 tune speed",
+		"tu3 filter apbf window 10k fpr 1e-3 tune memory",
+		"tu4 filter apbf window 10k fpr 1e-3",
 	};
 
 	/* the devices of the tests are the stand-in's, not this machine's */
@@ -1049,6 +1079,7 @@ int main(void)
 	for (unsigned int i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		test_roundtrip(rules[i]);
 	test_saved_words();
+	test_saved_tunes();
 	test_show_words();
 	test_netdev_request();
 	test_show_netdev();

@@ -135,17 +135,19 @@ grep -q '^\.BR ddf (7)' "$CTL8" && ok || bad "ddfctl.8 does not refer to ddf(7)"
 # size computes for apbf and apbbf, and the structure's own lines else;
 # for one CPU (the text says what more CPUs cost).
 row() {
-	local kind=$1 win=$2 fpr=$3 n j acc one=()
+	local kind=$1 win=$2 fpr=$3 tune=$4 n j acc one=() bone=()
 
 	n=${win/k/000}
 	n=${n/M/000000}
-	case $kind in apbf|apbbf) one=(cpus 1) ;; esac
+	case $kind in apbf|apbbf)
+		one=(cpus 1 tune "$tune") bone=(--tune "$tune") ;;
+	esac
 	j=$("$CTL" -j size filter "$kind" window "$win" fpr "$fpr" \
 		"${one[@]}") || return 1
-	acc=$("$BENCH" size --filter "$kind" --window "$n" --fpr "$fpr" |
-		awk '$1 == "accesses" { print $2 }')
+	acc=$("$BENCH" size --filter "$kind" --window "$n" --fpr "$fpr" \
+		"${bone[@]}" | awk '$1 == "accesses" { print $2 }')
 	echo "$j" | awk -v kind="$kind" -v win="$win" -v fpr="$fpr" -v n="$n" \
-		-v acc="$acc" '{
+		-v acc="$acc" -v tune="$tune" '{
 		match($0, /"bytes": [0-9]+/)
 		bytes = substr($0, RSTART + 9, RLENGTH - 9)
 		match($0, /"fpr_analytic": [0-9.e+-]+/)
@@ -164,22 +166,26 @@ row() {
 			lines = "2 + ring"
 		else
 			lines = acc " + " k
-		r = sprintf("%s@%s@%s@%d@%.2f@%s@%s", kind, win, fpr, bytes,
-			    bytes / n, fs, lines)
+		r = sprintf("%s@%s@%s@%s@%d@%.2f@%s@%s", kind, tune, win, fpr,
+			    bytes, bytes / n, fs, lines)
 		gsub(/-/, "\\-", r)
 		print r
 	}'
 }
 sed -n '/^\.\\" BEGIN SIZES/,/^\.\\" END SIZES/p' "$DDF7" |
-	grep -E '^[a-z0-9]+@[0-9]' >"$tmp/rows.doc" || true
+	grep -E '^[a-z0-9]+@([a-z]+|\\-)@[0-9]' >"$tmp/rows.doc" || true
 for kind in apbbf apbf qqhtd exact; do
-	for win in 10k 1M 10M; do
-		for fpr in 1e-3 1e-6; do
-			row "$kind" "$win" "$fpr"
+	tunes="speed memory"
+	case $kind in qqhtd|exact) tunes=- ;; esac
+	for tune in $tunes; do
+		for win in 10k 1M 10M; do
+			for fpr in 1e-3 1e-6; do
+				row "$kind" "$win" "$fpr" "$tune"
+			done
 		done
 	done
 done >"$tmp/rows.now"
-if [ "$(wc -l <"$tmp/rows.now")" = 24 ] &&
+if [ "$(wc -l <"$tmp/rows.now")" = 36 ] &&
 	cmp -s "$tmp/rows.doc" "$tmp/rows.now"; then
 	ok
 else

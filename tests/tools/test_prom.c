@@ -54,7 +54,7 @@ struct rule_reply {
 };
 
 static const struct rule_reply rules[] = {
-	{ "window 100k action mark 0x10/0xf0", "web", 81920,
+	{ "window 100k tune memory action mark 0x10/0xf0", "web", 81920,
 	  { 1000, 64000, 7, 0, 7, 0 }, 3, 125000, 0, { { 0 } } },
 	/* three ports, the last gone; 5 frames of an XDP program elsewhere */
 	{ "family netdev hook ingress dev m0,m1,m2 window 100000 fpr 1e-6",

@@ -63,7 +63,11 @@ static void usage(FILE *o)
 		"         --fp-bits S (qht family); --cpus C (apbf, apbbf: CPUs\n"
 		"         inserting at once, in batches of tickets; speed\n"
 		"         --threads N gives each thread a slot: C = N);\n"
-		"         size, accuracy and speed\n"
+		"         --tune speed|memory (apbf, apbbf sized by --fpr:\n"
+		"         speed, the default, as ddfctl: fewest cache lines\n"
+		"         plus atomic words per new key within 2x the least\n"
+		"         memory; memory: the\n"
+		"         least memory); size, accuracy and speed\n"
 		"         take --k K --l L and these to fix the shape; an option\n"
 		"         a command does not read is an error\n"
 		"filters: apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf\n"
@@ -172,7 +176,7 @@ void params_of(const struct opts *o, struct ddf_params *p,
 		.kind = t->kind, .window = o->window, .fpr = o->fpr,
 		.bytes = o->memory, .k = o->k, .l = o->l,
 		.block_bits = o->B, .block_hashes = o->b, .fp_bits = o->s,
-		.cpus = o->cpus,
+		.cpus = o->cpus, .tune = o->tune,
 	};
 	const char *why = NULL;
 	int err;
@@ -218,9 +222,21 @@ static int cmd_size(const struct opts *o)
 	struct ddf_params p;
 
 	params_of(o, &p, &rep);
+	/* as ddfctl size: the tune of apbf/apbbf sized by a target rate */
+	bool tuned = (p.kind == DDF_KIND_APBF || p.kind == DDF_KIND_APBBF) &&
+		     rep.lines && o->fpr && !o->memory;
+
 	if (o->json) {
-		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
+		printf("{\"filter\": \"%s\", ", o->filter);
+		if (tuned)
+			printf("\"tune\": \"%s\", ",
+			       o->tune == DDF_TUNE_SPEED ? "speed" : "memory");
+		printf("\"params\": ");
 		print_params(stdout, &p);
+		if (tuned)
+			printf(", \"lines_per_new_key\": %u, "
+			       "\"atomics_per_new_key\": %u",
+			       rep.lines, rep.atomics);
 		printf(", \"bytes\": %llu, \"fpr_analytic\": %.9g, "
 		       "\"bits_per_element\": %.3f}\n",
 		       (unsigned long long)rep.bytes, rep.fpr,
@@ -247,6 +263,10 @@ static int cmd_size(const struct opts *o)
 	if (rep.accesses_false)
 		printf("accesses    %.2f per query answering no\n",
 		       rep.accesses_false);
+	if (tuned)
+		printf("new key     %u cache lines, %u atomic words (tune %s)\n",
+		       rep.lines, rep.atomics,
+		       o->tune == DDF_TUNE_SPEED ? "speed" : "memory");
 	return 0;
 }
 
@@ -491,7 +511,7 @@ enum {
 	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
 	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
 	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
-	OPT_THREADS, OPT_CPUS,
+	OPT_THREADS, OPT_CPUS, OPT_TUNE,
 };
 
 #define OPT(x) (1u << OPT_##x)
@@ -517,13 +537,14 @@ static const struct option long_opts[] = {
 	[OPT_HELP] = { "help", 0, 0, OPT_VAL + OPT_HELP },
 	[OPT_THREADS] = { "threads", 1, 0, OPT_VAL + OPT_THREADS },
 	[OPT_CPUS] = { "cpus", 1, 0, OPT_VAL + OPT_CPUS },
+	[OPT_TUNE] = { "tune", 1, 0, OPT_VAL + OPT_TUNE },
 	{ 0, 0, 0, 0 }
 };
 
 /* The filter's shape, as size and the single-filter commands take it. */
 #define OPTS_SHAPE (OPT(FILTER) | OPT(WINDOW) | OPT(FPR) | OPT(MEMORY) | \
 		    OPT(K) | OPT(L) | OPT(BLOCK_BITS) | OPT(BLOCK_HASHES) | \
-		    OPT(FP_BITS) | OPT(CPUS) | OPT(JSON))
+		    OPT(FP_BITS) | OPT(CPUS) | OPT(TUNE) | OPT(JSON))
 
 /* What each command reads: any other option is an error, never ignored. */
 static const struct cmd_opts {
@@ -537,7 +558,7 @@ static const struct cmd_opts {
 	{ "accuracy", true, OPT(ALL) | OPT(WINDOW) | OPT(SEED) | OPT(JSON) },
 	{ "speed", false, OPTS_SHAPE | OPT(THP) | OPT(THREADS) },
 	{ "speed", true, OPT(ALL) | OPT(MEMORY) | OPT(FPR) | OPT(JSON) |
-			 OPT(THP) },
+			 OPT(THP) | OPT(TUNE) },
 };
 
 /* 0, or 2 after naming the first option given that cmd does not read. */
@@ -585,7 +606,7 @@ static double fpr_arg(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .seed = 1 };
+	struct opts o = { .seed = 1, .tune = DDF_TUNE_SPEED };
 	uint32_t seen = 0;
 	const char *cmd;
 	int c, rc;
@@ -671,6 +692,17 @@ int main(int argc, char **argv)
 			if (o.cpus < 1 || o.cpus > DDF_MAX_CPUS) {
 				fprintf(stderr, "ddfbench: --cpus: 1 to %u\n",
 					DDF_MAX_CPUS);
+				return 2;
+			}
+			break;
+		case OPT_TUNE:
+			if (!strcmp(optarg, "speed")) {
+				o.tune = DDF_TUNE_SPEED;
+			} else if (!strcmp(optarg, "memory")) {
+				o.tune = DDF_TUNE_MEMORY;
+			} else {
+				fprintf(stderr, "ddfbench: --tune: speed or memory, not '%s'\n",
+					optarg);
 				return 2;
 			}
 			break;

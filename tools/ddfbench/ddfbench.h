@@ -19,6 +19,7 @@ struct opts {
 	uint32_t k, l, B, b, s;
 	uint32_t threads;
 	uint32_t cpus; /* apbf, apbbf: params.cpus, ticket slots */
+	uint32_t tune; /* apbf, apbbf: enum ddf_tune, speed unless told */
 	int json, thp, all;
 };
 

@@ -189,6 +189,7 @@ static struct ddf_size_req speed_req(const struct opts *o, uint32_t kind)
 		.kind = kind, .fpr = o->fpr ? o->fpr : SPEED_FPR,
 		.k = o->k, .l = o->l, .block_bits = o->B,
 		.block_hashes = o->b, .fp_bits = o->s, .cpus = o->cpus,
+		.tune = o->tune,
 	};
 }
 
@@ -327,6 +328,14 @@ static double speed_params(const struct opts *o, struct ddf_params *p)
 	return target;
 }
 
+/* "tune": "..", of apbf and apbbf (speed sizes them by a rate) */
+static void print_tune(const struct opts *o, const struct ddf_params *p)
+{
+	if (p->kind == DDF_KIND_APBF || p->kind == DDF_KIND_APBBF)
+		printf("\"tune\": \"%s\", ",
+		       o->tune == DDF_TUNE_SPEED ? "speed" : "memory");
+}
+
 /* k=.. l=.. m=.. and the fields the kind has. */
 static void print_shape(const struct ddf_params *p)
 {
@@ -356,12 +365,15 @@ int cmd_speed(const struct opts *o)
 	speed_measure(f, &p, &s, &r);
 	/* the memory system's limits over a buffer of the filter's size */
 	dep = chase(f->bytes, ops);
-	lines = p.kind == DDF_KIND_APBBF ? p.k + p.l :
+	/* apbbf: the lines its prefetch issues for a new key (ddf_size.h) */
+	lines = p.kind == DDF_KIND_APBBF ? ddf_apbf_lines(&p) :
 		p.kind == DDF_KIND_APBF ? p.k + 2 : 1;
 	rl = touch(f->bytes, lines, ops);
 	siphash_costs(sip);
 	if (o->json) {
-		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
+		printf("{\"filter\": \"%s\", ", o->filter);
+		print_tune(o, &p);
+		printf("\"params\": ");
 		print_params(stdout, &p);
 		printf(", \"bytes\": %llu, \"fpr_target\": %g, "
 		       "\"fpr_analytic\": %.6g, \"thp\": %d, "
@@ -378,6 +390,9 @@ int cmd_speed(const struct opts *o)
 		printf("filter %s, %llu bytes, ", o->filter,
 		       (unsigned long long)f->bytes);
 		print_shape(&p);
+		if (p.kind == DDF_KIND_APBF || p.kind == DDF_KIND_APBBF)
+			printf(" (tune %s)", o->tune == DDF_TUNE_SPEED ?
+			       "speed" : "memory");
 		printf("\n");
 		if (p.window)
 			printf("window %llu elements%s, ",
@@ -483,7 +498,9 @@ int cmd_speed_all(const struct opts *o)
 			if (o->json) {
 				printf("%s\n  {\"filter\": ", first ? "" : ",");
 				print_json_str(t->name);
-				printf(", \"budget\": %llu, \"bytes\": %llu, \"params\": ",
+				printf(", ");
+				print_tune(o, &p);
+				printf("\"budget\": %llu, \"bytes\": %llu, \"params\": ",
 				       (unsigned long long)sizes[i],
 				       (unsigned long long)f->bytes);
 				print_params(stdout, &p);

@@ -16,8 +16,8 @@ _ddfctl_hashes="siphash13 siphash24"
 _ddfctl_key_fields="saddr daddr proto sport dport ipid tcpseq tcpack icmpid payload"
 _ddfctl_ignores="ttl ipv4csum dscp ecn ipid flowlabel l4csum vlan mac"
 _ddfctl_decaps="vxlan geneve gre erspan gtpu"
-_ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus shape seed hash action"
-_ddfctl_size_words="filter window fpr memory cpus"
+_ddfctl_rule_words="family hook priority dev iif oif proto key payload ignore max-bytes decap filter window fpr memory cpus tune shape seed hash action"
+_ddfctl_size_words="filter window fpr memory cpus tune"
 _ddfctl_commands="rule show stats save restore apply size replay advise xdp help"
 _ddfctl_xdp_commands="attach detach show"
 _ddfctl_rule_commands="add del reset flush"
@@ -95,6 +95,7 @@ _ddfctl_value()
 	proto) _ddfctl_reply "$_ddfctl_protos" "$cur" ;;
 	filter) _ddfctl_reply "$_ddfctl_kinds" "$cur" ;;
 	hash) _ddfctl_reply "$_ddfctl_hashes" "$cur" ;;
+	tune) _ddfctl_reply "speed memory" "$cur" ;;
 	action) _ddfctl_reply "$_ddfctl_actions" "$cur" ;;
 	key) _ddfctl_list "$cur" "$_ddfctl_key_fields" "packet frame" ;;
 	ignore) _ddfctl_list "$cur" "$_ddfctl_ignores" "none" ;;

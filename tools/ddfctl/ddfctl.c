@@ -30,6 +30,7 @@ static const char rule_add_help[] =
 	"                        [filter KIND]\n"
 	"                        [window N|N/DURATION|DURATION]\n"
 	"                        [fpr P | memory SIZE | shape S] [cpus C]\n"
+	"                        [tune speed|memory]\n"
 	"                        [seed HEX] [hash siphash13|siphash24]\n"
 	"                        [action drop|count|mark VALUE[/MASK]]\n"
 	"  NAME      1 to 31 bytes\n"
@@ -64,11 +65,16 @@ static const char rule_add_help[] =
 	"            cshf queue need a window; sbf rsbf bsbf bsbfsd rlbsbf have\n"
 	"            none (they forget at random): leave window out, give\n"
 	"            memory SIZE, and fpr P beside it as the target if wanted\n"
-	"  fpr       target false-positive rate in (0, 1): the smallest filter\n"
+	"  fpr       target false-positive rate in (0, 1): the filter its tune\n"
+	"            chooses among those meeting it\n"
 	"  memory    SIZE: bytes, or with K, M, G: the lowest rate that fits\n"
 	"  shape     NAME=V[,...]: the resolved parameters themselves (as save\n"
 	"            writes them): k l m block_bits block_hashes fp_bits\n"
 	"            cell_bits decrements inner_kind subfilters p_star cpus\n"
+	"  tune      apbf, apbbf sized by fpr: speed (default), among the shapes\n"
+	"            meeting fpr within 2x the least memory, the fewest cache\n"
+	"            lines plus atomic words per new key; memory: the least\n"
+	"            memory (ddfctl size shows both; save writes the shape)\n"
 	"  cpus      apbf, apbbf: CPUs inserting at once (1 .. 8192; the kernel\n"
 	"            uses at least its possible CPUs): each takes its insert\n"
 	"            tickets in batches, and the sizing keeps the window with them\n"
@@ -77,7 +83,8 @@ static const char rule_add_help[] =
 	"            or SipHash-2-4\n"
 	"defaults: family inet hook prerouting priority 0 key packet\n"
 	"          ignore ttl,ipv4csum max-bytes 1500 decap none filter apbbf\n"
-	"          fpr 1e-6 hash siphash13 action drop; family netdev: hook ingress\n";
+	"          fpr 1e-6 tune speed hash siphash13 action drop; family netdev:\n"
+	"          hook ingress\n";
 
 static int rule_add(int argc, char **argv)
 {
@@ -190,7 +197,7 @@ static const struct ddf_command commands[] = {
 	{ "apply", "[--wait S] [FILE]",
 	  "make the rules those of save's lines; unchanged ones are kept",
 	  cmd_apply },
-	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE]",
+	{ "size", "[filter KIND] [window W] [fpr P|memory SIZE] [tune T]",
 	  "size a filter (no kernel needed)", cmd_size },
 	{ "replay", "FILE... [-w KEPT] [-W DROPPED] [-l LOG] [WORDS]",
 	  "a rule over pcap files, merged by time (replay --help)",

@@ -50,6 +50,7 @@ struct ddf_filter_req {
 	uint64_t memory; /* 0 when fpr is given */
 	bool shape; /* params given as a shape: resolve, do not size */
 	uint32_t cpus; /* apbf, apbbf: CPUs inserting at once (ddf_age.h) */
+	uint32_t tune; /* apbf, apbbf sized by fpr: enum ddf_tune */
 	struct ddf_params params; /* resolved by ddfctl_size_filter() */
 	struct ddf_size_report rep;
 };
@@ -114,7 +115,7 @@ int parse_window(const char *s, struct ddf_filter_req *f);
  * name: the rule's, or NULL for size.
  */
 struct filter_words {
-	const char *window, *fpr, *memory, *cpus;
+	const char *window, *fpr, *memory, *cpus, *tune;
 	bool fpr_last, shape;
 };
 /* parse_filter.c: cmd and name for the sentences */
@@ -125,6 +126,7 @@ int parse_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 int parse_fpr(const char *s, double *out);
 int parse_cpus(const char *s, uint32_t *out);
 int parse_kind(const char *s, uint32_t *kind);
+int parse_tune(const char *s, uint32_t *tune);
 int parse_shape(const char *s, struct ddf_params *p);
 void print_shape(FILE *out, const struct ddf_params *p);
 

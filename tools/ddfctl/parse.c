@@ -595,6 +595,11 @@ static int rule_words(int argc, char **argv, struct ddf_rule_spec *r,
 			if (parse_cpus(arg, &r->filter.cpus))
 				return -1;
 			fw.cpus = arg;
+		} else if (!strcmp(kw, "tune")) {
+			NEXT_ARG(kw);
+			if (parse_tune(arg, &r->filter.tune))
+				return -1;
+			fw.tune = arg;
 		} else if (!strcmp(kw, "shape")) {
 			NEXT_ARG(kw);
 			if (parse_shape(arg, &r->filter.params))

@@ -94,12 +94,47 @@ static int check_cpus(const struct filter_words *w, struct ddf_filter_req *f)
 	return 0;
 }
 
+int parse_tune(const char *s, uint32_t *tune)
+{
+	if (!strcmp(s, "speed"))
+		*tune = DDF_TUNE_SPEED;
+	else if (!strcmp(s, "memory"))
+		*tune = DDF_TUNE_MEMORY;
+	else
+		return ddfctl_err("tune: '%s' is not speed or memory", s);
+	return 0;
+}
+
+/*
+ * tune: how apbf and apbbf choose among the shapes meeting fpr; speed
+ * when not given. A memory budget or a shape leaves nothing to choose.
+ */
+static int check_tune(const struct filter_words *w, struct ddf_filter_req *f)
+{
+	bool aged = f->kind == DDF_KIND_APBF || f->kind == DDF_KIND_APBBF;
+
+	if (!w->tune) {
+		f->tune = DDF_TUNE_SPEED;
+		return 0;
+	}
+	if (!aged)
+		return ddfctl_err("tune: '%s' given, but %s has one shape for a target: only apbf and apbbf are tuned",
+				  w->tune, ddf_kind_name(f->kind));
+	if (w->memory)
+		return ddfctl_err("tune: '%s' given with memory: a memory budget is sized for the lowest rate; give fpr P to tune",
+				  w->tune);
+	if (w->shape)
+		return ddfctl_err("tune: '%s' given with a shape: a shape is not sized, give one of them",
+				  w->tune);
+	return 0;
+}
+
 int check_filter_words(const struct filter_words *w, struct ddf_filter_req *f,
 		       const char *cmd, const char *name)
 {
 	const char *kind = ddf_kind_name(f->kind);
 
-	if (check_cpus(w, f))
+	if (check_cpus(w, f) || check_tune(w, f))
 		return -1;
 
 	if (kind_windowless(f->kind)) {

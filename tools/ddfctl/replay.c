@@ -63,9 +63,9 @@ static const char replay_help[] =
 	"  the decisions of a rule over a pcap or pcapng FILE ('-': stdin),\n"
 	"  no kernel needed; RULE WORDS are those of 'rule add' after its NAME\n"
 	"  (key, payload, ignore, decap, max-bytes, proto, family, filter,\n"
-	"  window, fpr, memory, shape, seed, hash, action; hook, priority,\n"
-	"  dev, iif and oif are taken and mean nothing offline), and 'key\n"
-	"  frame' with any family\n"
+	"  window, fpr, memory, tune, shape, seed, hash, action; hook,\n"
+	"  priority, dev, iif and oif are taken and mean nothing offline),\n"
+	"  and 'key frame' with any family\n"
 	"  FILE...     several captures (one per port of a rule over several\n"
 	"              devices), merged by time as mergecap merges them (equal\n"
 	"              timestamps: the later FILE's record first), each FILE's\n"
@@ -264,7 +264,7 @@ static const char *const rule_keywords[] = {
 	"family", "hook",  "priority", "dev",	   "iif",    "oif",
 	"proto",  "key",   "payload",  "ignore",   "decap",  "max-bytes",
 	"filter", "window", "fpr",     "memory",   "cpus",   "shape",
-	"seed",	  "hash",  "action",   NULL,
+	"tune",	  "seed",  "hash",     "action",   NULL,
 };
 
 static bool rule_keyword(const char *w)
