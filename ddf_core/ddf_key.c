@@ -457,14 +457,17 @@ partial:
 
 /*
  * "P", the packet's first n bytes with the ignored ones zeroed, its length
- * (4 bytes, big-endian): the same bytes as always, streamed as words.
+ * (4 bytes, big-endian): the same bytes as always, streamed as words. The
+ * words where ignored bytes may lie are masked, up to the first word of
+ * the stream behind the last of them; the rest, the payload mostly, goes
+ * in as plain words (ddf_key_plain()).
  */
 static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 					       const struct ddf_key_spec *s,
 					       int rounds)
 {
 	struct ddf_key_info *ki = &p->ki;
-	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0;
+	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0, m;
 	struct ddf_sipstate st = p->st;
 	struct ddf_key_wmask wm;
 
@@ -476,8 +479,15 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);
 	ddf_sip_push(&st, 'P', 1, rounds);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+	/* the masks' reach: words 0 and 1 (hm), the checksum's (cm) */
+	m = ig & ~DDF_KI_L4CSUM ? 16 : 0;
+	if (cslen && csoff + cslen > m)
+		m = csoff + cslen;
+	m += (8 - ((st.len + m) & 7)) & 7;
+	if (m > n)
+		m = n;
+	for (uint32_t off = 0; off < m; off += DDF_KEY_READ_MAX) {
+		uint32_t c = m - off < DDF_KEY_READ_MAX ? m - off :
 							  DDF_KEY_READ_MAX;
 		const uint8_t *d = ddf_key_get(p, off, c);
 
@@ -485,6 +495,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 			return false;
 		ddf_key_words(&st, &wm, d, off, c, rounds);
 	}
+	if (!ddf_key_plain(p, &st, p->base + m, p->base + n, rounds))
+		return false;
 	ddf_key_push_be(&st, p->len, 4, rounds);
 	p->st = st;
 	return true;
@@ -549,15 +561,9 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 		return true;
 	}
 	ddf_fbuf_flush(kb, st, rounds);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
-							  DDF_KEY_READ_MAX;
-
-		d = ddf_key_get(p, start + off, c);
-		if (!d)
-			return false;
-		ddf_sip_update(st, d, c);
-	}
+	/* inside the packet: n stops at its end */
+	if (!ddf_key_plain(p, st, p->base + start, p->base + start + n, rounds))
+		return false;
 	/* the trailer goes behind the bytes the payload left pending */
 	ddf_fbuf_begin(kb, st);
 	return true;

@@ -95,6 +95,44 @@ static inline bool ddf_key_has(const struct ddf_key_pkt *p, uint32_t off,
 }
 
 /*
+ * Stream [off, end) of the reader (not of the IP packet) into st as they
+ * are, with c rounds: no mask, no shift, no loop per byte. A packet whole
+ * in memory goes in at once; through a reader the chunks start on a word
+ * of the stream (the first one completes the pending word), so every
+ * word is loaded straight from the packet and only the last 0..7 bytes
+ * are left pending. False when a read fails.
+ */
+static DDF_ALWAYS_INLINE bool ddf_key_plain(struct ddf_key_pkt *p,
+					    struct ddf_sipstate *st,
+					    uint32_t off, uint32_t end, int c)
+{
+	if (off >= end)
+		return true;
+	if (end > p->flen)
+		return false;
+	if (!p->read) {
+		ddf_sip_stream(st, ((const struct ddf_key_flat *)p->ctx)->data +
+					   off,
+			       end - off, c);
+		return true;
+	}
+	while (off < end) {
+		uint32_t a = (8 - (st->len & 7)) & 7;
+		uint32_t n = DDF_KEY_READ_MAX - (a ? 8 - a : 0);
+		const uint8_t *d;
+
+		if (n > end - off)
+			n = end - off;
+		d = ddf_key_rd(p, off, n);
+		if (!d)
+			return false;
+		ddf_sip_stream(st, d, n, c);
+		off += n;
+	}
+	return true;
+}
+
+/*
  * A frame or packet at one level of nesting: [start, end) of the reader;
  * ether: it starts with an Ethernet header. What the link walk found in it.
  */
