@@ -475,6 +475,17 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 		ki->flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
+#ifdef DDF_KEY_FLAT
+	{
+		const uint8_t *l4 = ki->proto == DDF_IPPROTO_UDP &&
+					    (ki->flags & DDF_KEY_F_L4HDR) ?
+					    ddf_key_get(p, ki->l4off, 8) : NULL;
+		uint32_t e = ddf_key_flat_end(ki, ig, l4);
+
+		if (n > e)
+			n = e;
+	}
+#endif
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);

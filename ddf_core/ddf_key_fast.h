@@ -229,6 +229,10 @@ static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 		f->ki.flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
+#ifdef DDF_KEY_FLAT
+	if (n > ddf_key_flat_end(&f->ki, s->ignore, f->l4))
+		n = ddf_key_flat_end(&f->ki, s->ignore, f->l4);
+#endif
 	ddf_fast_masks(m, s->ignore, &f->ki);
 	nw = (n + 1) / 8; /* whole words of the stream */
 	r = (n + 1) % 8;

@@ -95,6 +95,32 @@ static inline bool ddf_key_has(const struct ddf_key_pkt *p, uint32_t off,
 }
 
 /*
+ * An experiment, off unless the core is built with DDF_KEY_FLAT=N: the
+ * packet form stops N bytes into the L4 payload of a packet that carries
+ * an L4 checksum over all of it (TCP; UDP with a checksum other than 0),
+ * whole, not a fragment, with the checksum not ignored. Its checksum and
+ * length then stand for the rest. Nothing in the bytes tells whether a
+ * checksum is final (a locally sent packet's may hold only the pseudo
+ * header's sum), so this is for measuring, not for use.
+ */
+#ifdef DDF_KEY_FLAT
+static DDF_ALWAYS_INLINE uint32_t ddf_key_flat_end(const struct ddf_key_info *ki,
+						   uint32_t ig,
+						   const uint8_t *l4)
+{
+	if ((ig & DDF_KI_L4CSUM) ||
+	    (ki->flags & (DDF_KEY_F_FRAG | DDF_KEY_F_TRUNCATED)) ||
+	    !(ki->flags & DDF_KEY_F_L4HDR))
+		return ~0u;
+	if (ki->proto == DDF_IPPROTO_UDP && l4 && (l4[6] | l4[7]))
+		return ki->payoff + DDF_KEY_FLAT;
+	if (ki->proto == DDF_IPPROTO_TCP)
+		return ki->payoff + DDF_KEY_FLAT;
+	return ~0u;
+}
+#endif
+
+/*
  * Stream [off, end) of the reader (not of the IP packet) into st as they
  * are, with c rounds: no mask, no shift, no loop per byte. A packet whole
  * in memory goes in at once; through a reader the chunks start on a word
