@@ -68,7 +68,10 @@ for f in "${files[@]}"; do
 		[ -z "$fam" ] || fw="family $fam"
 		# shellcheck disable=SC2086
 		if ! "$base" replay "$f" $fw $words -l "$tmp/a" >/dev/null 2>&1; then
-			[ -n "$fam" ] || unreadable=$((unreadable + 1))
+			[ -n "$fam" ] || {
+				unreadable=$((unreadable + 1))
+				echo "unreadable: ${f##*/} (ddfctl replay refuses it)"
+			}
 			continue
 		fi
 		# shellcheck disable=SC2086
