@@ -118,6 +118,52 @@ static DDF_ALWAYS_INLINE uint32_t ddf_key_flat_end(const struct ddf_key_info *ki
 		return ki->payoff + DDF_KEY_FLAT;
 	return ~0u;
 }
+
+/*
+ * With DDF_KEY_FLAT_VERIFY too, only a packet whose checksum verifies
+ * (and has no extension header, which may change the pseudo header's
+ * destination): a fact of the bytes alone, the same wherever they are
+ * read. The sums run over little-endian words: the ones' complement sum
+ * comes out byte-swapped, and verifies alike.
+ */
+#ifdef DDF_KEY_FLAT_VERIFY
+static DDF_ALWAYS_INLINE uint64_t ddf_key_csum_w(uint64_t s, uint64_t w)
+{
+	return s + (uint32_t)w + (w >> 32);
+}
+
+static DDF_ALWAYS_INLINE uint64_t ddf_key_csum(const uint8_t *d, uint32_t n,
+					       uint64_t s)
+{
+	uint32_t i;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		s = ddf_key_csum_w(s, ddf_sip_load_le64(d + i));
+	return ddf_key_csum_w(s, ddf_sip_partial(d + i, n - i));
+}
+
+/* The pseudo header: the addresses at ip, the protocol, the L4 length. */
+static DDF_ALWAYS_INLINE uint64_t ddf_key_pseudo(const uint8_t *ip, bool v6,
+						 uint8_t proto, uint32_t l4len)
+{
+	uint64_t s = v6 ? ddf_key_csum(ip + 8, 32, 0) : ddf_key_csum(ip + 12, 8, 0);
+
+	/* big-endian 16-bit words, byte-swapped as the sums above */
+	return s + ((uint32_t)proto << 8) + (l4len >> 24 & 0xff) +
+	       (l4len >> 8 & 0xff00) + (l4len >> 8 & 0xff) +
+	       ((l4len & 0xff) << 8);
+}
+
+static DDF_ALWAYS_INLINE bool ddf_key_csum_ok(uint64_t s)
+{
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return s == 0xffff;
+}
+#endif
 #endif
 
 /*
