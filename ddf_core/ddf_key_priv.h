@@ -135,11 +135,12 @@ static DDF_ALWAYS_INLINE uint64_t ddf_key_csum_w(uint64_t s, uint64_t w)
 static DDF_ALWAYS_INLINE uint64_t ddf_key_csum(const uint8_t *d, uint32_t n,
 					       uint64_t s)
 {
-	uint32_t i;
+	const uint8_t *e = d + (n & ~7u);
 
-	for (i = 0; i + 8 <= n; i += 8)
-		s = ddf_key_csum_w(s, ddf_sip_load_le64(d + i));
-	return ddf_key_csum_w(s, ddf_sip_partial(d + i, n - i));
+#pragma GCC unroll 4
+	for (; d < e; d += 8)
+		s = ddf_key_csum_w(s, ddf_sip_load_le64(d));
+	return ddf_key_csum_w(s, ddf_sip_partial(d, n & 7));
 }
 
 /* The pseudo header: the addresses at ip, the protocol, the L4 length. */
