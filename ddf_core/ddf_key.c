@@ -369,6 +369,34 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 	return n;
 }
 
+#ifdef DDF_KEY_FLAT_VERIFY
+/* Whether the packet's L4 checksum verifies (ddf_key_priv.h). */
+static bool ddf_key_verify(struct ddf_key_pkt *p)
+{
+	const struct ddf_key_info *ki = &p->ki;
+	uint32_t l4len = p->len - ki->l4off;
+	const uint8_t *ip;
+	uint64_t sum;
+
+	if (ki->exthdrs)
+		return false;
+	ip = ddf_key_get(p, 0, ki->family == 6 ? 40 : 20);
+	if (!ip)
+		return false;
+	sum = ddf_key_pseudo(ip, ki->family == 6, ki->proto, l4len);
+	for (uint32_t off = 0; off < l4len; off += DDF_KEY_READ_MAX) {
+		uint32_t c = l4len - off < DDF_KEY_READ_MAX ? l4len - off :
+							      DDF_KEY_READ_MAX;
+		const uint8_t *d = ddf_key_get(p, ki->l4off + off, c);
+
+		if (!d)
+			return false;
+		sum = ddf_key_csum(d, c, sum);
+	}
+	return ddf_key_csum_ok(sum);
+}
+#endif
+
 /* ---- the key string, built in registers ---- */
 
 /*
@@ -457,14 +485,17 @@ partial:
 
 /*
  * "P", the packet's first n bytes with the ignored ones zeroed, its length
- * (4 bytes, big-endian): the same bytes as always, streamed as words.
+ * (4 bytes, big-endian): the same bytes as always, streamed as words. The
+ * words where ignored bytes may lie are masked, up to the first word of
+ * the stream behind the last of them; the rest, the payload mostly, goes
+ * in as plain words (ddf_key_plain()).
  */
 static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 					       const struct ddf_key_spec *s,
 					       int rounds)
 {
 	struct ddf_key_info *ki = &p->ki;
-	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0;
+	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0, m;
 	struct ddf_sipstate st = p->st;
 	struct ddf_key_wmask wm;
 
@@ -472,12 +503,34 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 		ki->flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
+#ifdef DDF_KEY_FLAT
+	{
+		const uint8_t *l4 = ki->proto == DDF_IPPROTO_UDP &&
+					    (ki->flags & DDF_KEY_F_L4HDR) ?
+					    ddf_key_get(p, ki->l4off, 8) : NULL;
+		uint32_t e = ddf_key_flat_end(ki, ig, l4);
+
+#ifdef DDF_KEY_FLAT_VERIFY
+		if (n > e && !ddf_key_verify(p))
+			e = ~0u;
+#endif
+		if (n > e)
+			n = e;
+	}
+#endif
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);
 	ddf_sip_push(&st, 'P', 1, rounds);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
+	/* the masks' reach: words 0 and 1 (hm), the checksum's (cm) */
+	m = ig & ~DDF_KI_L4CSUM ? 16 : 0;
+	if (cslen && csoff + cslen > m)
+		m = csoff + cslen;
+	m += (8 - ((st.len + m) & 7)) & 7;
+	if (m > n)
+		m = n;
+	for (uint32_t off = 0; off < m; off += DDF_KEY_READ_MAX) {
+		uint32_t c = m - off < DDF_KEY_READ_MAX ? m - off :
 							  DDF_KEY_READ_MAX;
 		const uint8_t *d = ddf_key_get(p, off, c);
 
@@ -485,6 +538,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 			return false;
 		ddf_key_words(&st, &wm, d, off, c, rounds);
 	}
+	if (!ddf_key_plain(p, &st, p->base + m, p->base + n, rounds))
+		return false;
 	ddf_key_push_be(&st, p->len, 4, rounds);
 	p->st = st;
 	return true;
@@ -549,15 +604,9 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 		return true;
 	}
 	ddf_fbuf_flush(kb, st, rounds);
-	for (uint32_t off = 0; off < n; off += DDF_KEY_READ_MAX) {
-		uint32_t c = n - off < DDF_KEY_READ_MAX ? n - off :
-							  DDF_KEY_READ_MAX;
-
-		d = ddf_key_get(p, start + off, c);
-		if (!d)
-			return false;
-		ddf_sip_update(st, d, c);
-	}
+	/* inside the packet: n stops at its end */
+	if (!ddf_key_plain(p, st, p->base + start, p->base + start + n, rounds))
+		return false;
 	/* the trailer goes behind the bytes the payload left pending */
 	ddf_fbuf_begin(kb, st);
 	return true;

@@ -160,11 +160,18 @@ static DDF_ALWAYS_INLINE int ddf_fast_parse(struct ddf_fast_pkt *f,
 	return DDF_KEY_HASHED;
 }
 
+/* Zero byte o of the packet (byte o + 1 of the stream, behind 'P'). */
+static DDF_ALWAYS_INLINE void ddf_fast_clear(uint64_t m[8], uint32_t o)
+{
+	o++;
+	m[o / 8] &= ~(0xffull << (8 * (o % 8)));
+}
+
 /*
- * The packet form's and-masks of the packet's first 8 words, where the
- * ignored bytes lie (ddf_key.h, "Ignored fields"; never a fragment here,
- * so ignore ipid always applies to IPv4). An L4 checksum is 2 bytes at an
- * even offset: inside one word.
+ * The packet form's and-masks of the stream's first 8 words ('P' and the
+ * packet's first 63 bytes), where the ignored bytes lie (ddf_key.h,
+ * "Ignored fields"; never a fragment here, so ignore ipid always applies
+ * to IPv4). The L4 checksum lies inside the first 60 bytes.
  */
 static DDF_ALWAYS_INLINE void ddf_fast_masks(uint64_t m[8], uint32_t ig,
 					     const struct ddf_key_info *ki)
@@ -174,37 +181,40 @@ static DDF_ALWAYS_INLINE void ddf_fast_masks(uint64_t m[8], uint32_t ig,
 	for (int i = 0; i < 8; i++)
 		m[i] = ~0ull;
 	if (ki->family == 4) {
+		/* packet bytes 0..6 are stream bytes 1..7 of word 0 */
 		if (ig & DDF_KI_DSCP)
-			m[0] &= ~(0xfcull << 8);
+			m[0] &= ~(0xfcull << 16);
 		if (ig & DDF_KI_ECN)
-			m[0] &= ~(0x03ull << 8);
+			m[0] &= ~(0x03ull << 16);
 		if (ig & DDF_KI_IPID)
-			m[0] &= ~(0xffffull << 32);
+			m[0] &= ~(0xffffull << 40);
 		if (ig & DDF_KI_TTL)
-			m[1] &= ~0xffull;
+			m[1] &= ~(0xffull << 8);
 		if (ig & DDF_KI_IPV4CSUM)
-			m[1] &= ~(0xffffull << 16);
+			m[1] &= ~(0xffffull << 24);
 	} else {
 		/* version:4 tclass:8 flow:20; tclass = dscp:6 ecn:2 */
 		if (ig & DDF_KI_DSCP)
-			m[0] &= ~(0x0full | 0xc0ull << 8);
+			m[0] &= ~(0x0full << 8 | 0xc0ull << 16);
 		if (ig & DDF_KI_ECN)
-			m[0] &= ~(0x30ull << 8);
+			m[0] &= ~(0x30ull << 16);
 		if (ig & DDF_KI_FLOWLABEL)
-			m[0] &= ~(0x0full << 8 | 0xffffull << 16);
+			m[0] &= ~(0x0full << 16 | 0xffffull << 24);
 		if (ig & DDF_KI_TTL)
-			m[0] &= ~(0xffull << 56);
+			m[1] &= ~0xffull;
 	}
 	if (ig & DDF_KI_L4CSUM) {
 		cs = ki->l4off + (ki->proto == DDF_IPPROTO_TCP ? 16 : 6);
-		m[cs / 8] &= ~(0xffffull << (8 * (cs % 8)));
+		ddf_fast_clear(m, cs);
+		ddf_fast_clear(m, cs + 1);
 	}
 }
 
 /*
- * 'P', the packet's first n bytes masked, its length: the tag is the one
- * byte pending before the packet's words, so each word goes in shifted
- * by 8 bits, the masked ones first, then the rest with no mask at all.
+ * 'P', the packet's first n bytes masked, its length. The tag is the
+ * stream's first byte, so word k of the stream (k >= 1) is the 8 bytes
+ * at packet offset 8k - 1: each is one load from the packet, the first 8
+ * masked, the rest as they are, and the last 0..7 bytes are pending once.
  */
 static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 					      struct ddf_sipstate *st,
@@ -212,34 +222,48 @@ static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 					      int rounds)
 {
 	const uint8_t *d = f->ip;
-	uint32_t n = f->ki.len, nw, i;
-	uint64_t m[8], w, tail = 'P';
+	uint32_t n = f->ki.len, nw, r, i;
+	uint64_t m[8], w;
 
 	if (n > s->max_bytes) {
 		f->ki.flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
+#ifdef DDF_KEY_FLAT
+	if (n > ddf_key_flat_end(&f->ki, s->ignore, f->l4)) {
+#ifdef DDF_KEY_FLAT_VERIFY
+		uint32_t l4len = f->ki.len - f->ki.l4off;
+
+		if (ddf_key_csum_ok(ddf_key_csum(f->l4, l4len,
+				    ddf_key_pseudo(d, f->ki.family == 6,
+						   f->ki.proto, l4len))))
+#endif
+			n = ddf_key_flat_end(&f->ki, s->ignore, f->l4);
+	}
+#endif
 	ddf_fast_masks(m, s->ignore, &f->ki);
-	nw = n / 8;
-	for (i = 0; i < nw && i < 8; i++) {
-		w = ddf_sip_load_le64(d + 8 * i) & m[i];
-		ddf_sip_compress(st, tail | w << 8, rounds);
-		tail = w >> 56;
+	nw = (n + 1) / 8; /* whole words of the stream */
+	r = (n + 1) % 8;
+	if (!nw) {
+		/* n < 7: 'P' and n bytes (the packet is longer: 28 or more) */
+		w = ('P' | ddf_sip_load_le64(d) << 8) & m[0];
+		w &= ~0ull >> (8 * (8 - r));
+		goto tail;
 	}
+	/* word 0: 'P' and bytes 0..6 (8 bytes there: the packet has 28) */
+	ddf_sip_compress(st, ('P' | ddf_sip_load_le64(d) << 8) & m[0], rounds);
+	for (i = 1; i < nw && i < 8; i++)
+		ddf_sip_compress(st, ddf_sip_load_le64(d + 8 * i - 1) & m[i],
+				 rounds);
 #pragma GCC unroll 4
-	for (; i < nw; i++) {
-		w = ddf_sip_load_le64(d + 8 * i);
-		ddf_sip_compress(st, tail | w << 8, rounds);
-		tail = w >> 56;
-	}
-	st->len = 1 + 8 * nw;
-	st->tail = tail;
-	if (n & 7) {
-		w = ddf_sip_partial(d + 8 * nw, n & 7);
-		if (nw < 8)
-			w &= m[nw];
-		ddf_sip_push(st, w, n & 7, rounds);
-	}
+	for (; i < nw; i++)
+		ddf_sip_compress(st, ddf_sip_load_le64(d + 8 * i - 1), rounds);
+	w = ddf_sip_partial(d + 8 * nw - 1, r);
+	if (nw < 8)
+		w &= m[nw];
+tail:
+	st->len = n + 1;
+	st->tail = w;
 	ddf_key_push_be(st, f->ki.len, 4, rounds);
 }
 
@@ -314,7 +338,8 @@ static DDF_ALWAYS_INLINE void ddf_fast_fields(struct ddf_fast_pkt *f,
 		if (n > DDF_KEY_READ_MAX) {
 			/* too long for the buffer: streamed in place */
 			ddf_fbuf_flush(&kb, st, rounds);
-			ddf_sip_update(st, ip + ki->payoff + s->payload_off, n);
+			ddf_sip_stream(st, ip + ki->payoff + s->payload_off, n,
+				       rounds);
 			ddf_fbuf_begin(&kb, st);
 		} else if (n) {
 			ddf_fbuf_copy(&kb, ip + ki->payoff + s->payload_off, n);

@@ -243,10 +243,16 @@ static int ddf_link_tunnel(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 	return DDF_TUN_NONE;
 }
 
-/* Hash [from, to) of the reader; false when the reader fails. */
+/*
+ * Hash [from, to) of the reader, the bytes below zero_to as zeros; false
+ * when the reader fails.
+ */
 static bool ddf_link_bytes(struct ddf_key_pkt *p, uint32_t from, uint32_t to,
 			   uint32_t zero_to)
 {
+	if (zero_to <= from) /* as they are: plain words */
+		return p->st.c == 1 ? ddf_key_plain(p, &p->st, from, to, 1) :
+				      ddf_key_plain(p, &p->st, from, to, p->st.c);
 	for (uint32_t off = from; off < to; off += DDF_KEY_READ_MAX) {
 		uint32_t c = to - off < DDF_KEY_READ_MAX ? to - off :
 							   DDF_KEY_READ_MAX;

@@ -119,6 +119,7 @@ ddf_sip_start(struct ddf_sipstate *s, const struct ddf_sipkey *key, bool wide)
 static DDF_ALWAYS_INLINE void ddf_sip_words(struct ddf_sipstate *s,
 					    const uint8_t *in, size_t n, int c)
 {
+#pragma GCC unroll 4
 	for (; n; n--, in += 8)
 		ddf_sip_compress(s, ddf_sip_load_le64(in), c);
 }
@@ -184,76 +185,45 @@ static inline void ddf_sip_init(struct ddf_sipstate *s,
 	s->reserved = 0;
 }
 
-/* The round counts of the two hashes in use run unrolled. */
-static inline void ddf_sip_words_rt(struct ddf_sipstate *s, const uint8_t *in,
-				    size_t n)
-{
-	switch (s->c) {
-	case 1:
-		ddf_sip_words(s, in, n, 1);
-		break;
-	case 2:
-		ddf_sip_words(s, in, n, 2);
-		break;
-	default:
-		ddf_sip_words(s, in, n, s->c);
-		break;
-	}
-}
-
 /*
- * Compress n words of in behind the have = sh / 8 bytes pending in tail
- * (sh 8..56): each word is the tail with the next 8 - have bytes on top,
- * and the bytes left over become the next tail. A stream whose first
- * piece is not a multiple of 8 bytes (the key's one-byte form tag) pays
- * one shift per word this way, not a loop per byte.
+ * Append len bytes from in, compressing with c rounds: the bytes that
+ * complete the pending word first (one partial load), then whole words
+ * loaded straight from in, then the last 0..7 bytes pending. A stream
+ * whose first piece is not a multiple of 8 bytes (the key's one-byte form
+ * tag) thus pays no shift per word and no loop per byte.
  */
-static DDF_ALWAYS_INLINE uint64_t ddf_sip_words_shifted(struct ddf_sipstate *s,
-							const uint8_t *in,
-							size_t n, uint64_t tail,
-							unsigned int sh, int c)
+static DDF_ALWAYS_INLINE void ddf_sip_stream(struct ddf_sipstate *s,
+					     const uint8_t *in, size_t len,
+					     int c)
 {
-	for (; n; n--, in += 8) {
-		uint64_t w = ddf_sip_load_le64(in);
-
-		ddf_sip_compress(s, tail | w << sh, c);
-		tail = w >> (64 - sh);
-	}
-	return tail;
-}
-
-static inline void ddf_sip_update(struct ddf_sipstate *s, const void *data,
-				  size_t len)
-{
-	const uint8_t *in = data;
 	unsigned int have = s->len & 7; /* bytes pending in tail */
-	uint64_t part;
 
 	s->len += (uint32_t)len;
 	if (have) {
-		unsigned int sh = 8 * have;
+		unsigned int a = 8 - have, sh = 8 * have;
 
-		if (len >= 8) {
-			s->tail = s->c == 1 ?
-				ddf_sip_words_shifted(s, in, len / 8, s->tail,
-						      sh, 1) :
-				ddf_sip_words_shifted(s, in, len / 8, s->tail,
-						      sh, s->c);
-			in += len & ~(size_t)7;
-			len &= 7;
-		}
-		/* the last 0..7 bytes on top of the pending ones */
-		part = ddf_sip_partial(in, len);
-		if (have + len < 8) {
-			s->tail |= part << sh;
+		if (len < a) {
+			s->tail |= ddf_sip_partial(in, len) << sh;
 			return;
 		}
-		ddf_sip_compress(s, s->tail | part << sh, s->c);
-		s->tail = part >> (64 - sh);
-		return;
+		ddf_sip_compress(s, s->tail | ddf_sip_partial(in, a) << sh, c);
+		in += a;
+		len -= a;
 	}
-	ddf_sip_words_rt(s, in, len / 8);
+	ddf_sip_words(s, in, len / 8, c);
 	s->tail = ddf_sip_partial(in + (len & ~(size_t)7), len & 7);
+}
+
+/* The round counts of the two hashes in use run unrolled. */
+static inline void ddf_sip_update(struct ddf_sipstate *s, const void *data,
+				  size_t len)
+{
+	if (s->c == 1)
+		ddf_sip_stream(s, data, len, 1);
+	else if (s->c == 2)
+		ddf_sip_stream(s, data, len, 2);
+	else
+		ddf_sip_stream(s, data, len, s->c);
 }
 
 /*

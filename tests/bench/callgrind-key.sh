@@ -8,7 +8,8 @@
 #
 # One JSON line per configuration (family, protocol, frame size from the
 # MAC header, no CRC: 64, 512, 1500 bytes; 74 for IPv6/TCP, whose headers
-# need that much; key packet or a 5-tuple with 16 payload bytes):
+# need that much; key packet or a 5-tuple with 16 payload bytes; and
+# IPv4/UDP with a tag the link took out, key packet, for the general walk):
 # the instructions of PACKETS frames less the same loop that only builds
 # them, over PACKETS.
 set -eu
@@ -18,10 +19,13 @@ out=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ir() { # FAMILY PROTO SIZE KEY: total instructions
+ir() { # FAMILY PROTO SIZE KEY [tagged]: total instructions
+	f=$1 p=$2 s=$3 k=$4
+	shift 4
 	valgrind --tool=callgrind --instr-atstart=no \
 		--callgrind-out-file="$tmp/cg.out" \
-		"$b/ddf_keypath" "$@" "$DDF_CG_PACKETS" >/dev/null 2>"$tmp/log" ||
+		"$b/ddf_keypath" "$f" "$p" "$s" "$k" "$DDF_CG_PACKETS" "$@" \
+		>/dev/null 2>"$tmp/log" ||
 		{ cat "$tmp/log" >&2; return 1; }
 	sed -n 's/^totals: *//p' "$tmp/cg.out"
 }
@@ -43,4 +47,13 @@ for fam in 4 6; do
 			done
 		done
 	done
+done
+# The general walk: IPv4/UDP with a VLAN tag the link took out, key packet
+for size in 64 512 1500; do
+	none=$(ir 4 udp "$size" none tagged)
+	t=$(ir 4 udp "$size" pkt tagged)
+	printf '{"family":4,"proto":"udp","size":%d,"key":"pkt","tagged":true,"packets":%d,"ir":%d,"ir_build":%d,"ir_per_frame":%s}\n' \
+		"$size" "$DDF_CG_PACKETS" "$t" "$none" \
+		"$(echo "scale=1; ($t - $none) / $DDF_CG_PACKETS" | bc -l)" |
+		tee -a "$out"
 done

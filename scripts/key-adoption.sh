@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The adoption test of a candidate default key (make key-adoption): every
+# capture the project has, replayed by two ddfctl builds, the default one
+# and one whose core was built with the candidate (such as DDF_KEY_FLAT,
+# ddf_core/ddf_key_priv.h), under the default key packet with filter exact
+# and a window longer than any capture, so that two records with one key
+# anywhere in a file meet. Every record's decision (new, duplicate,
+# unparsed, skipped, not-ip) is compared.
+#
+#   scripts/key-adoption.sh BASE_DDFCTL CANDIDATE_DDFCTL BUILD_DIR
+#
+# The captures: tcpdump's test captures (scripts/fetch-tcpdump-tests.sh
+# --cached; skipped, saying so, when they are not there), every scenario
+# of ddf_pcapgen (the replay tests' captures) and ddf_spangen's sent.pcap
+# of every scenario (the mirror-port tests') and ddf_craft's capture (the
+# adversarial test's), from BUILD_DIR. Ethernet
+# captures are replayed a second time with family netdev. Prints one line
+# per capture and rule whose decisions differ, then the totals; exits 1
+# when any decision differs.
+set -u
+base=$1
+cand=$2
+b=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+words="filter exact window 100000 seed 00112233445566778899aabbccddeeff"
+
+files=() # the captures, as PATH
+tcpd=$("$root/scripts/fetch-tcpdump-tests.sh" --cached) ||
+	echo "key-adoption: tcpdump's test captures are not there (make tcpdump-tests): skipped"
+if [ -n "$tcpd" ]; then
+	for f in "$tcpd"/*.pcap "$tcpd"/*.pcapng; do
+		[ -f "$f" ] && files+=("$f")
+	done
+fi
+mkdir -p "$tmp/gen"
+for s in mixed vlan nonip time netdev tunnel late link:en10mb link:raw \
+	link:ipv4 link:ipv6 link:sll link:sll2 link:null link:nullbe \
+	link:loop link:ppp ifaces:same ifaces:type ifaces:snap; do
+	f="$tmp/gen/pcapgen-${s/:/-}.pcap"
+	[ "${s%%:*}" != ifaces ] || f=${f%.pcap}.pcapng
+	"$b/ddf_pcapgen" "$s" "$f" >/dev/null && files+=("$f")
+done
+"$b/ddf_pcapgen" ports "$tmp/gen/pcapgen-port1.pcap" \
+	"$tmp/gen/pcapgen-port2.pcap" >/dev/null &&
+	files+=("$tmp/gen/pcapgen-port1.pcap" "$tmp/gen/pcapgen-port2.pcap")
+for s in ttl vlan vxlan encap jumbo; do
+	mkdir -p "$tmp/gen/span-$s"
+	"$b/ddf_spangen" "$s" "$tmp/gen/span-$s" >/dev/null &&
+		cp "$tmp/gen/span-$s/sent.pcap" "$tmp/gen/spangen-$s.pcap" &&
+		files+=("$tmp/gen/spangen-$s.pcap")
+done
+
+# the adversarial test's capture (tests/robust/adversarial.sh)
+[ ! -x "$b/robust/ddf_craft" ] ||
+	"$b/robust/ddf_craft" -s 00112233445566778899aabbccddeeff -w 5000 \
+		-f 1e-2 -n 20000 "$tmp/gen/craft.pcap" >/dev/null &&
+	files+=("$tmp/gen/craft.pcap")
+
+caps=0 runs=0 unreadable=0 records=0 differ=0 fdiff=0
+nb=0 nc=0 # duplicates: base, candidate
+for f in "${files[@]}"; do
+	caps=$((caps + 1))
+	for fam in "" netdev; do
+		fw=""
+		[ -z "$fam" ] || fw="family $fam"
+		# shellcheck disable=SC2086
+		if ! "$base" replay "$f" $fw $words -l "$tmp/a" >/dev/null 2>&1; then
+			[ -n "$fam" ] || {
+				unreadable=$((unreadable + 1))
+				echo "unreadable: ${f##*/} (ddfctl replay refuses it)"
+			}
+			continue
+		fi
+		# shellcheck disable=SC2086
+		"$cand" replay "$f" $fw $words -l "$tmp/b" >/dev/null 2>&1 ||
+			{ echo "key-adoption: $f: the candidate fails where the base did not"; differ=$((differ + 1)); continue; }
+		runs=$((runs + 1))
+		n=$(wc -l <"$tmp/a")
+		records=$((records + n))
+		nb=$((nb + $(grep -c ' duplicate ' "$tmp/a")))
+		nc=$((nc + $(grep -c ' duplicate ' "$tmp/b")))
+		d=$(paste -d' ' "$tmp/a" "$tmp/b" |
+			awk '$2 != $5 { n++ } END { print n + 0 }')
+		if [ "$d" != 0 ]; then
+			differ=$((differ + d))
+			fdiff=$((fdiff + 1))
+			echo "differ: ${f##*/}${fam:+ (family $fam)}: $d of $n records"
+			paste -d' ' "$tmp/a" "$tmp/b" |
+				awk '$2 != $5 { print "  record " $1 ": " $2 " -> " $5 " (" $3 " bytes)" }' |
+				head -5
+		fi
+	done
+done
+echo "key-adoption: $caps captures ($unreadable unreadable), $runs replays, $records records; duplicates $nb (base) $nc (candidate); $differ decisions differ in $fdiff replays"
+[ "$differ" = 0 ]
