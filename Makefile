@@ -45,6 +45,7 @@ help:
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
+	@echo "make check-packages  the Debian packages in a systemd VM, across a reboot"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
@@ -350,6 +351,15 @@ check-vm-debug: all tcpdump-tests
 .PHONY: check-kcsan
 check-kcsan: setup all
 	@tests/qemu/run.sh kcsan
+
+# ddf's Debian packages (make deb) on a Debian 12 root filesystem with
+# systemd (built once, cached like the kernels), across a real reboot in
+# QEMU: apt install, DKMS, ddf.service restoring a rule with XDP. Not part of
+# check (tests/qemu/packages.sh). DDF_DEBS=DIR: packages built elsewhere.
+.PHONY: check-packages
+check-packages: setup $(B)/ddfpkt
+	@if [ -z "$(DDF_DEBS)" ] && [ -d debian ]; then $(MAKE) deb; fi
+	@tests/qemu/packages.sh $(DDF_DEBS)
 
 # The robustness suites (tests/robust/, debug lane) at their long sizes.
 .PHONY: soak
