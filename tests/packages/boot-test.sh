@@ -78,7 +78,9 @@ module_path() {
 saved_as_expected() {
 	ddfctl save >"$tmp/saved" || return 1
 	cat "$tmp/saved"
-	grep -qx "rule add span $rule_words" "$tmp/saved" &&
+	# save writes the rule whole: every word, defaults and sizing included
+	grep -qx "rule add span family netdev hook none dev p1 .* action drop" \
+		"$tmp/saved" &&
 		grep -qx 'xdp attach dev p1 rule span mode native' "$tmp/saved" &&
 		[[ $(wc -l <"$tmp/saved") == 2 ]]
 }

@@ -110,9 +110,10 @@ unshare -m sh -ec '
 	mount -t sysfs sys "$r/sys"
 	mount -t tmpfs tmpfs "$r/run"
 	chroot "$r" env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y --no-install-recommends /tmp/debs/ddf-dkms_*.deb /tmp/debs/ddf-tools_*.deb
+		apt-get install -y --no-install-recommends "/tmp/debs/$2" "/tmp/debs/$3"
 	chroot "$r" dkms status
-' - "$root" >"$dir/install.log" 2>&1 || irc=$?
+' - "$root" "$(basename "$dkms_deb")" "$(basename "$tools_deb")" \
+	>"$dir/install.log" 2>&1 || irc=$?
 rm -rf "$root/tmp/debs"
 if [ "$irc" = 0 ] &&
 	grep -q "^ddf/.*, $rel, .*: installed" "$dir/install.log"; then
@@ -122,8 +123,15 @@ else
 	flunk "apt install of both packages with nf_ddf built for $rel (exit $irc; $dir/install.log)"
 	summary
 fi
+# DKMS compresses modules as the kernel's own are (xz on Debian)
 ko=$(find "$root/lib/modules/$rel" -name 'nf_ddf.ko*' | head -n 1)
-if [ -n "$ko" ] && readelf -S "$ko" | grep -q ' \.BTF '; then
+case $ko in
+*.xz) xz -dc "$ko" >"$dir/nf_ddf.ko" ;;
+*.zst) zstd -qdc "$ko" >"$dir/nf_ddf.ko" ;;
+*.gz) gzip -dc "$ko" >"$dir/nf_ddf.ko" ;;
+?*) cp "$ko" "$dir/nf_ddf.ko" ;;
+esac
+if [ -n "$ko" ] && readelf -S "$dir/nf_ddf.ko" | grep -q ' \.BTF '; then
 	pass "nf_ddf.ko has BTF (XDP's kfunc): ${ko#"$root"}"
 else
 	flunk "nf_ddf.ko with BTF in the image (${ko:-none found})"
