@@ -40,10 +40,13 @@ help:
 	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages"
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
+	@echo "make deb             Debian packages ddf-dkms and ddf-tools in build/deb/"
+	@echo "make check-packages  install them with apt, check DKMS's build, purge"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
+	@echo "make check-deb       lint make deb's packages and check what they ship"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-packages  the Debian packages in a systemd VM, across a reboot"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
@@ -58,7 +61,7 @@ help:
 
 $(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -c $< -o $@
 
 $(B)/libddf_core.a: $(CORE_OBJS)
 	rm -f $@
@@ -98,8 +101,8 @@ $(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o
 	bpftool gen skeleton $< name ddf_xdp >$@.tmp && mv $@.tmp $@
 
 $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
-	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -I$(B)/xdp $(CTL_SRCS) \
-		$(B)/libddf_core.a $(CTL_LIBS) -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -I$(B)/xdp \
+		$(CTL_SRCS) $(LDFLAGS) $(B)/libddf_core.a $(CTL_LIBS) -o $@
 
 $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(B)/libddf_core.a
@@ -143,7 +146,8 @@ $(B)/robust/ddf_craft: tests/robust/ddf_craft.c $(B)/libddf_core.a $(CORE_HDRS)
 $(B)/libxt_ddf.so: tools/xtables/libxt_ddf.c uapi/linux/netfilter/xt_ddf.h \
 		uapi/linux/ddf.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Iuapi -fPIC -shared $< -lxtables -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Iuapi -fPIC -shared $< $(LDFLAGS) \
+		-lxtables -o $@
 
 # ddf_pcapgen writes captures with duplicates at known places: the replay
 # tests' and, as build/replay.pcap, the one the VMs replay (initramfs.sh).
@@ -192,7 +196,7 @@ demo-filters: setup $(B)/ddfbench
 		--inserts 1000000 --probes 1000000
 
 check: setup kernel-background check-freestanding check-core check-tools \
-	check-vm
+	check-deb check-vm
 
 # On a cold machine the debug kernel builds while the other checks run.
 .PHONY: kernel-background
@@ -296,8 +300,10 @@ install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
 	install -D -m 644 tools/ddfctl/ddfctl.bash \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl
 	mkdir -p $(DESTDIR)$(SYSTEMD_UNIT_DIR)
-	$(UNIT_SED) systemd/ddf.service \
-		>$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+	for u in ddf.service ddf-metrics.service ddf-metrics.timer; do \
+		$(UNIT_SED) systemd/$$u >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u || \
+			exit 1; \
+	done
 	test -e $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules || install -D -m 644 \
 		systemd/ddf.rules $(DESTDIR)$(SYSCONFDIR)/ddf/ddf.rules
 	test -e $(DESTDIR)$(SYSCONFDIR)/default/ddf || install -D -m 644 \
@@ -312,7 +318,9 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl \
-		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf-metrics.service \
+		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf-metrics.timer
 	for f in ddf/ddf.rules:ddf.rules default/ddf:ddf.default; do \
 		cmp -s systemd/$${f#*:} $(DESTDIR)$(SYSCONFDIR)/$${f%:*} && \
 			rm -f $(DESTDIR)$(SYSCONFDIR)/$${f%:*}; \
@@ -323,6 +331,31 @@ uninstall:
 # dkms install ddf/$(DDF_VERSION).
 dkms-src:
 	$(call copy-ksrc,$(DESTDIR)/usr/src/ddf-$(DDF_VERSION))
+
+# ---- Debian packages (debian/): make deb ----
+# build/deb/ddf-dkms_VERSION_all.deb (the module's sources for DKMS) and
+# build/deb/ddf-tools_VERSION_ARCH.deb, built in a copy of the tree
+# (scripts/build-deb.sh); VERSION is dkms.conf's. check-deb lints them and
+# checks what they ship; check-packages installs them on this machine with
+# apt, checks DKMS's build, purges them and checks that nothing is left
+# (it changes the machine's packages: not part of check).
+.PHONY: deb check-deb check-packages
+DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
+DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
+	     $(B)/deb/ddf-tools_$(DDF_VERSION)_$(DEB_ARCH).deb
+# what goes into them: built again when one of these changes
+DEB_INPUTS := $(shell find debian nf_ddf ddf_core uapi tools systemd \
+		tests/core tests/kunit -type f 2>/dev/null) Kbuild dkms.conf \
+	      Makefile docs/ddf.7 scripts/build-deb.sh scripts/module-btf.sh
+deb: $(DEB_FILES)
+$(DEB_FILES) &: $(DEB_INPUTS)
+	@scripts/build-deb.sh $(B)/deb
+
+check-deb: deb
+	tests/tools/test_deb.sh $(B)/deb
+
+check-packages: deb
+	tests/tools/test_deb_install.sh $(B)/deb
 
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel

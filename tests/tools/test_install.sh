@@ -54,6 +54,8 @@ expected=$(sort <<-EOF
 	/lib/modules/$kver/extra/nf_ddf.ko
 	$xt/libxt_ddf.so
 	/usr/local/bin/ddfbench
+	/usr/local/lib/systemd/system/ddf-metrics.service
+	/usr/local/lib/systemd/system/ddf-metrics.timer
 	/usr/local/lib/systemd/system/ddf.service
 	/usr/local/sbin/ddfctl
 	/usr/local/share/bash-completion/completions/ddfctl
