@@ -41,14 +41,16 @@ help:
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
 	@echo "make deb             Debian packages ddf-dkms and ddf-tools in build/deb/"
-	@echo "make check-packages  install them with apt, check DKMS's build, purge"
+	@echo "make check-packages  install them with apt, check DKMS's build, purge;"
+	@echo "                     then check-packages-vm"
+	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
+	@echo "                     XDP restored by ddf.service after a reboot"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-deb       lint make deb's packages and check what they ship"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
-	@echo "make check-packages  the Debian packages in a systemd VM, across a reboot"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
@@ -338,7 +340,8 @@ dkms-src:
 # (scripts/build-deb.sh); VERSION is dkms.conf's. check-deb lints them and
 # checks what they ship; check-packages installs them on this machine with
 # apt, checks DKMS's build, purges them and checks that nothing is left
-# (it changes the machine's packages: not part of check).
+# (it changes the machine's packages: not part of check), then runs
+# check-packages-vm.
 .PHONY: deb check-deb check-packages
 DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
 DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
@@ -354,8 +357,17 @@ $(DEB_FILES) &: $(DEB_INPUTS)
 check-deb: deb
 	tests/tools/test_deb.sh $(B)/deb
 
-check-packages: deb
-	tests/tools/test_deb_install.sh $(B)/deb
+check-packages: deb $(B)/ddfpkt
+	@rc=0; tests/tools/test_deb_install.sh $(B)/deb || rc=1; \
+	tests/qemu/packages.sh $(B)/deb || rc=1; exit $$rc
+
+# The packages in a Debian 12 VM with systemd (tests/qemu/packages.sh): apt
+# install into its root filesystem (built once, cached like the kernels),
+# DKMS's build, ddf.service restoring a rule with XDP after a real reboot.
+# DDF_DEBS=DIR: packages built elsewhere.
+.PHONY: check-packages-vm
+check-packages-vm: $(B)/ddfpkt $(if $(DDF_DEBS),,deb)
+	@tests/qemu/packages.sh $(or $(DDF_DEBS),$(B)/deb)
 
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel
@@ -384,15 +396,6 @@ check-vm-debug: all tcpdump-tests
 .PHONY: check-kcsan
 check-kcsan: setup all
 	@tests/qemu/run.sh kcsan
-
-# ddf's Debian packages (make deb) on a Debian 12 root filesystem with
-# systemd (built once, cached like the kernels), across a real reboot in
-# QEMU: apt install, DKMS, ddf.service restoring a rule with XDP. Not part of
-# check (tests/qemu/packages.sh). DDF_DEBS=DIR: packages built elsewhere.
-.PHONY: check-packages
-check-packages: setup $(B)/ddfpkt
-	@if [ -z "$(DDF_DEBS)" ] && [ -d debian ]; then $(MAKE) deb; fi
-	@tests/qemu/packages.sh $(DDF_DEBS)
 
 # The robustness suites (tests/robust/, debug lane) at their long sizes.
 .PHONY: soak
