@@ -20,6 +20,8 @@
 #   ddf-result: done
 # A stage that fails reports why and powers off (no reboot).
 
+# the checks are functions that check() calls by name
+# shellcheck disable=SC2317
 export LANG=C PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 state=/var/lib/ddf-boot-test
 report=/dev/ttyS1
@@ -43,7 +45,7 @@ check() {
 	fi
 }
 finish() {
-	result done
+	result "done"
 	sync
 	systemctl poweroff
 	exit 0

@@ -59,6 +59,7 @@ skip() {
 
 debs=${1:-${DDF_DEBS:-$DDF_BUILD/deb}}
 newest() {
+	# shellcheck disable=SC2012,SC2086 # a glob of file names make deb writes
 	ls "$debs"/$1 2>/dev/null | sort -V | tail -n 1
 }
 dkms_deb=$(newest 'ddf-dkms_*_all.deb')
