@@ -17,6 +17,7 @@
 # Lines on the second serial port, which the host reads:
 #   ddf-result: boot N RELEASE
 #   ddf-result: ok|fail WHAT
+#   ddf-result: note WHAT           (what happened, not a check)
 #   ddf-result: done
 # A stage that fails reports why and powers off (no reboot).
 
@@ -128,6 +129,15 @@ same_file() {
 }
 check "ddf.service active, exit status 0 (no rule left out)" service_ok
 check "nf_ddf loaded" grep -q '^nf_ddf ' /proc/modules
+# whether this boot had ddf.service wait for p1 (not ordered: either may come
+# first; both must pass)
+t_ddf=$(systemctl show -p InactiveExitTimestampMonotonic --value ddf.service)
+t_port=$(systemctl show -p ActiveEnterTimestampMonotonic --value ddf-test-ports.service)
+if ((t_port > t_ddf)); then
+	result "note p1 came up $(((t_port - t_ddf) / 1000)) ms after ddf.service started: its restore waited"
+else
+	result "note p1 was up $(((t_ddf - t_port) / 1000)) ms before ddf.service started"
+fi
 check "ddfctl xdp show: p1 has ddf's program in native mode" xdp_native
 check "ddfctl save writes /etc/ddf/ddf.rules again" same_file
 
