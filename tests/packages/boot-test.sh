@@ -5,7 +5,8 @@
 # ddf-boot-test.service in a Debian 12 VM where ddf-dkms and ddf-tools were
 # installed with apt (DKMS built nf_ddf for this kernel then).
 #
-# First boot: DKMS has nf_ddf installed for the running kernel; a netdev rule
+# First boot: the kernel finds DKMS's nf_ddf (the host checked dkms status
+# in the image: under emulation it takes a minute); a netdev rule
 # on the port p1 with ddf's XDP program in native mode; ddfctl save into
 # /etc/ddf/ddf.rules, as an operator does; systemctl enable ddf; a real
 # systemctl reboot.
@@ -69,9 +70,6 @@ sync
 result "boot $boot $(uname -r)"
 
 has_port() { ip link show p1 >/dev/null 2>&1; }
-dkms_installed() {
-	dkms status ddf -k "$(uname -r)" | tee /dev/stderr | grep -q ': installed'
-}
 module_path() {
 	local f
 	f=$(modinfo -n nf_ddf) || return 1
@@ -89,7 +87,6 @@ saved_as_expected() {
 }
 
 if [[ $boot == 1 ]]; then
-	check "DKMS: ddf installed for $(uname -r)" dkms_installed
 	check "the kernel finds nf_ddf in DKMS's directory" module_path
 	check "modprobe nf_ddf" modprobe nf_ddf
 	check "the port p1 is there" wait_for 60 has_port

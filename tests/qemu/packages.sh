@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# make check-packages: ddf's Debian packages on a Debian 12 system with
+# make check-packages-vm: ddf's Debian packages on a Debian 12 system with
 # systemd, across a real reboot, in QEMU (TCG).
 #
 #   packages.sh [DEB_DIR]    (default $DDF_DEBS, else $DDF_BUILD/deb)
@@ -24,7 +24,7 @@
 #    the rule and the program in its mode, and copies sent in are dropped.
 #    Then it powers off.
 #
-# Results: "check-packages: N passed, N failed (T s)"; a step this machine
+# Results: "check-packages-vm: N passed, N failed (T s)"; a step this machine
 # cannot do (no packages built, no mmdebstrap) is skipped with the reason,
 # exit 0. Logs in $DDF_BUILD/vm/packages/: install.log (apt, DKMS),
 # console.log (both boots), results.
@@ -48,12 +48,12 @@ flunk() {
 	echo "  FAIL $1"
 }
 summary() {
-	echo "check-packages: $passed passed, $failed failed ($(($(now) - t_lane)) s)"
+	echo "check-packages-vm: $passed passed, $failed failed ($(($(now) - t_lane)) s)"
 	[ "$failed" = 0 ]
 	exit
 }
 skip() {
-	echo "check-packages: skipped: $*"
+	echo "check-packages-vm: skipped: $*"
 	exit 0
 }
 
@@ -118,7 +118,7 @@ unshare -m sh -ec '
 rm -rf "$root/tmp/debs"
 if [ "$irc" = 0 ] &&
 	grep -q "^ddf/.*, $rel, .*: installed" "$dir/install.log"; then
-	pass "apt install of both packages; DKMS built and installed nf_ddf for $rel ($(($(now) - t0)) s)"
+	pass "apt install of both packages; dkms status: ddf installed for $rel ($(($(now) - t0)) s)"
 else
 	show_tail "$dir/install.log" 40
 	flunk "apt install of both packages with nf_ddf built for $rel (exit $irc; $dir/install.log)"
