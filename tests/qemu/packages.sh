@@ -188,7 +188,6 @@ while read -r _ st what; do
 	ok) pass "$what" ;;
 	fail) flunk "$what" ;;
 	boot) echo "  --   boot $what" ;;
-	note) echo "  --   $what" ;;
 	esac
 done <"$dir/results"
 if [ "$boots" = 2 ] && grep -q '^ddf-result: done' "$dir/results"; then
