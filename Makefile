@@ -343,7 +343,7 @@ dkms-src:
 # (it changes the machine's packages: not part of check), then runs
 # check-packages-vm.
 .PHONY: deb check-deb check-packages
-DEB_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || echo amd64)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
 	     $(B)/deb/ddf-tools_$(DDF_VERSION)_$(DEB_ARCH).deb
 # what goes into them: built again when one of these changes

@@ -41,6 +41,12 @@ for f in "$dkms_deb" "$tools_deb"; do
 		ok "$p: changelog of $version" || bad "$p: changelog starts '$cl'"
 done
 
+# README's install section names the packages of this version
+names=$(grep -oE 'ddf-(dkms|tools)_[^ ]*\.deb|/usr/src/ddf-[0-9][^ `]*' README.md | sort -u)
+want=$(printf '%s\n' "${dkms_deb##*/}" "${tools_deb##*/}" "/usr/src/ddf-$version" | sort)
+[ "$names" = "$want" ] && ok "README names $(echo $names)" ||
+	bad "README names $(echo $names), the packages are $(echo $want)"
+
 # --- lintian: no error ---
 if ! command -v lintian >/dev/null; then
 	bad "lintian is not installed (make setup)"

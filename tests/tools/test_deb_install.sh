@@ -50,9 +50,11 @@ if [ -n "$before" ]; then
 	echo "$before" | sed 's/^/       /'
 	exit 1
 fi
+# another apt at work: wait for it rather than fail
+lock="-o DPkg::Lock::Timeout=600"
 purge() {
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q ddf-dkms ddf-tools \
-		>"$tmp/purge.log" 2>&1
+	DEBIAN_FRONTEND=noninteractive apt-get purge $lock -y -q ddf-dkms \
+		ddf-tools >"$tmp/purge.log" 2>&1
 }
 # interrupted or failed: the machine gets its packages back as they were
 trap 'purge || true; rm -rf "$tmp"' EXIT
@@ -69,7 +71,7 @@ done
 
 start=$(date +%s)
 # shellcheck disable=SC2086
-if DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(realpath $debs) \
+if DEBIAN_FRONTEND=noninteractive apt-get install $lock -y -q $(realpath $debs) \
 	>"$tmp/install.log" 2>&1; then
 	ok "apt install ${debs//$D\//} ($(($(date +%s) - start)) s)"
 else
@@ -82,7 +84,7 @@ sed -n '/^Setting up ddf-dkms/,/^Setting up ddf-tools/p' "$tmp/install.log" |
 status=$(dkms status 2>&1 | grep '^ddf/' || true)
 echo "$status" | sed 's/^/       dkms status: /'
 for r in $releases; do
-	if grep -qE "^ddf/$version, $r, [^:]*: installed" <<<"$status"; then
+	if grep -F "ddf/$version, $r, " <<<"$status" | grep -q ': installed$'; then
 		ok "dkms status: ddf/$version installed for $r"
 	else
 		bad "dkms status: ddf/$version not installed for $r"
