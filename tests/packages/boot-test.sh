@@ -40,6 +40,8 @@ check() {
 	local what=$1 out
 	shift
 	if out=$("$@" 2>&1); then
+		# what it saw, on the console, for the log
+		[[ -z $out ]] || sed 's/^/    /' <<<"$out"
 		result "ok $what"
 	else
 		result "fail $what: $(tr '\n' ' ' <<<"$out" | cut -c1-400)"
