@@ -89,11 +89,11 @@ fi
 echo "packages: $(basename "$dkms_deb") $(basename "$tools_deb"), kernel $rel"
 
 # 1. the cached tree
-t0=$(now)
 if ! tar=$("$DDF_QEMU/rootfs.sh" "$rel"); then
 	flunk "the root filesystem (rootfs.sh $rel)"
 	summary
 fi
+t0=$(now)
 root=$dir/root
 rm -rf "$root" "$dir/disk.img"
 mkdir -p "$root"
