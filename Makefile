@@ -41,7 +41,10 @@ help:
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
 	@echo "make deb             Debian packages ddf-dkms and ddf-tools in build/deb/"
-	@echo "make check-packages  install them with apt, check DKMS's build, purge"
+	@echo "make check-packages  install them with apt, check DKMS's build, purge;"
+	@echo "                     then check-packages-vm"
+	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
+	@echo "                     XDP restored by ddf.service after a reboot"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
@@ -367,7 +370,8 @@ dkms-src:
 # (scripts/build-deb.sh); VERSION is dkms.conf's. check-deb lints them and
 # checks what they ship; check-packages installs them on this machine with
 # apt, checks DKMS's build, purges them and checks that nothing is left
-# (it changes the machine's packages: not part of check).
+# (it changes the machine's packages: not part of check), then runs
+# check-packages-vm.
 .PHONY: deb check-deb check-packages
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
@@ -383,8 +387,17 @@ $(DEB_FILES) &: $(DEB_INPUTS)
 check-deb: deb
 	tests/tools/test_deb.sh $(B)/deb
 
-check-packages: deb
-	tests/tools/test_deb_install.sh $(B)/deb
+check-packages: deb $(B)/ddfpkt
+	@rc=0; tests/tools/test_deb_install.sh $(B)/deb || rc=1; \
+	tests/qemu/packages.sh $(B)/deb || rc=1; exit $$rc
+
+# The packages in a Debian 12 VM with systemd (tests/qemu/packages.sh): apt
+# install into its root filesystem (built once, cached like the kernels),
+# DKMS's build, ddf.service restoring a rule with XDP after a real reboot.
+# DDF_DEBS=DIR: packages built elsewhere.
+.PHONY: check-packages-vm
+check-packages-vm: $(B)/ddfpkt $(if $(DDF_DEBS),,deb)
+	@tests/qemu/packages.sh $(or $(DDF_DEBS),$(B)/deb)
 
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel
