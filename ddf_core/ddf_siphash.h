@@ -134,15 +134,18 @@ static DDF_ALWAYS_INLINE uint32_t ddf_sip_load_le32(const uint8_t *p)
  * The 0..7 bytes of a partial word, little-endian, in at most three
  * loads: 4..7 bytes as two 4-byte loads that overlap (the bytes they
  * share land in the same place), 1..3 as the first, middle and last.
+ * The shifts are masked to the word: callers pass n < 8, but a checker
+ * that folds an inlined constant length does not know that.
  */
 static DDF_ALWAYS_INLINE uint64_t ddf_sip_partial(const uint8_t *in, size_t n)
 {
 	if (n >= 4)
 		return ddf_sip_load_le32(in) |
-		       (uint64_t)ddf_sip_load_le32(in + n - 4) << (8 * (n - 4));
+		       (uint64_t)ddf_sip_load_le32(in + n - 4) <<
+		       (8 * ((n - 4) & 7));
 	if (n)
-		return in[0] | (uint64_t)in[n / 2] << (8 * (n / 2)) |
-		       (uint64_t)in[n - 1] << (8 * (n - 1));
+		return in[0] | (uint64_t)in[n / 2] << (8 * ((n / 2) & 7)) |
+		       (uint64_t)in[n - 1] << (8 * ((n - 1) & 7));
 	return 0;
 }
 
