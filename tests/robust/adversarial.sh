@@ -43,7 +43,7 @@ module=$DDF_MODULES/nf_ddf.ko
 tmp=$(mktemp -d)
 blocks=0
 seed=a77ac4e40000000000000000deadbeef
-words=(filter apbbf window 5000 fpr 1e-2)
+words=(filter apbbf window 5000 fpr 1e-2 tune memory)
 if [[ $DDF_SOAK == 1 ]]; then n=100000; else n=20000; fi
 declare -A dups
 
