@@ -446,12 +446,12 @@ vm-shell: all
 
 # ---- The kernel-path benchmark (tests/bench/): check runs its smoke run ----
 .PHONY: bench-kernel bench-smoke
-$(B)/ddf_hotpath: tests/bench/hotpath.c $(CORE_HDRS) $(B)/libddf_core.a
+$(B)/ddf_hotpath: tests/bench/hotpath.c tests/bench/bench_frame.h $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -lm -o $@
 
 # The key alone (ddf_key_hash_link() over Ethernet frames): instructions
 # per frame under callgrind, build/bench/callgrind-key.jsonl.
-$(B)/ddf_keypath: tests/bench/keypath.c $(CORE_HDRS) $(B)/libddf_core.a
+$(B)/ddf_keypath: tests/bench/keypath.c tests/bench/bench_frame.h $(CORE_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
 
 .PHONY: bench-key

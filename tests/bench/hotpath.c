@@ -23,38 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#else
-#define CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_STOP_INSTRUMENTATION
-#endif
-
+#include "bench_frame.h"
 #include "ddf_key.h"
 #include "ddf_registry.h"
 #include "ddf_size.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-static void put16(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v);
-}
 
 /* The IP packet of pktgen's seq-th frame; its length */
 __attribute__((noinline)) uint32_t ddf_hotpath_build(uint8_t *p, uint32_t size,
