@@ -44,28 +44,7 @@ hash=$({
 kdir=$DDF_CACHE/kernel-$srcver-$hash
 srcdir=$DDF_CACHE/src-$srcver
 
-if [ -e "$kdir/ok" ]; then
-	touch "$kdir/ok" 2>/dev/null || true
-	echo "$kdir"
-	exit 0
-fi
-
-# Kernels of other keys unused for $DDF_CACHE_DAYS days go.
-find "$DDF_CACHE" -maxdepth 2 -path "$DDF_CACHE/kernel-*/ok" \
-	-mtime +"${DDF_CACHE_DAYS:-30}" | while read -r old; do
-	log "kernel: removing unused ${old%/ok}"
-	rm -rf "${old%/ok}" "${old%/ok}.lock"
-done
-
-exec 9>"$kdir.lock"
-if ! flock -n 9; then
-	log "kernel: waiting for the build in progress ($kdir/build.log)"
-	flock 9
-fi
-if [ -e "$kdir/ok" ]; then # built by a concurrent run meanwhile
-	echo "$kdir"
-	exit 0
-fi
+cache_claim kernel "$kdir" "$kdir"
 
 t0=$(now)
 if [ ! -e "$srcdir/ok" ]; then

@@ -44,3 +44,30 @@ now() {
 sanitize() {
 	printf '%s' "$1" | tr -c 'A-Za-z0-9.+_-' '_'
 }
+
+# cache_claim KIND DIR PRINT: the start of a cached build of
+# $DDF_CACHE/KIND-*. If DIR is built (its ok stamp), print PRINT and exit.
+# Otherwise remove the trees of KIND unused for $DDF_CACHE_DAYS days, take
+# DIR's lock on fd 9 (waiting for a build in progress), and if that build
+# made DIR meanwhile, print PRINT and exit; else return, the lock held.
+cache_claim() {
+	if [ -e "$2/ok" ]; then
+		touch "$2/ok" 2>/dev/null || true
+		echo "$3"
+		exit 0
+	fi
+	find "$DDF_CACHE" -maxdepth 2 -path "$DDF_CACHE/$1-*/ok" \
+		-mtime +"${DDF_CACHE_DAYS:-30}" | while read -r old; do
+		log "$1: removing unused ${old%/ok}"
+		rm -rf "${old%/ok}" "${old%/ok}.lock"
+	done
+	exec 9>"$2.lock"
+	if ! flock -n 9; then
+		log "$1: waiting for the build in progress ($2/build.log)"
+		flock 9
+	fi
+	if [ -e "$2/ok" ]; then # built by a concurrent run meanwhile
+		echo "$3"
+		exit 0
+	fi
+}

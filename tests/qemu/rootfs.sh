@@ -68,28 +68,7 @@ hash=$({
 } | sha256sum | cut -c1-12)
 dir=$DDF_CACHE/rootfs-bookworm-$(sanitize "$rel")-$hash
 
-if [ -e "$dir/ok" ]; then
-	touch "$dir/ok" 2>/dev/null || true
-	echo "$dir/rootfs.tar"
-	exit 0
-fi
-
-# Trees of other keys unused for $DDF_CACHE_DAYS days go.
-find "$DDF_CACHE" -maxdepth 2 -path "$DDF_CACHE/rootfs-*/ok" \
-	-mtime +"${DDF_CACHE_DAYS:-30}" | while read -r old; do
-	log "rootfs: removing unused ${old%/ok}"
-	rm -rf "${old%/ok}" "${old%/ok}.lock"
-done
-
-exec 9>"$dir.lock"
-if ! flock -n 9; then
-	log "rootfs: waiting for the build in progress ($dir/build.log)"
-	flock 9
-fi
-if [ -e "$dir/ok" ]; then # built by a concurrent run meanwhile
-	echo "$dir/rootfs.tar"
-	exit 0
-fi
+cache_claim rootfs "$dir" "$dir/rootfs.tar"
 
 rm -rf "$dir"
 mkdir -p "$dir"
