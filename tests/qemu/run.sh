@@ -501,6 +501,17 @@ run_vm() {
 	fi
 }
 
+# gather JOB WHAT: the report of a lane's job run in the background
+# (JOB.report), and its pass and fail counts (JOB.counts) added to ours.
+gather() {
+	cat "$1.report"
+	if read -r p f <"$1.counts"; then
+		passed=$((passed + p)) failed=$((failed + f))
+	else
+		flunk "$2: its run ended without counts"
+	fi
+}
+
 # debug_lane KERNEL_DIR RELEASE: the debug kernel's run. With
 # $DDF_VM_DEBUG_JOBS at 2, two VMs of that kernel side by side, with the
 # same modules (built once): NAME-robust ($DDF_VM_SMP_DEBUG vCPUs, as some
@@ -552,12 +563,7 @@ debug_lane() {
 	done
 	for p in $pids; do wait "$p" || true; done
 	for g in robust netns; do
-		cat "$vm/debug-$g.report"
-		if read -r p f <"$vm/debug-$g.counts"; then
-			passed=$((passed + p)) failed=$((failed + f))
-		else
-			flunk "$2-$g: its run ended without counts"
-		fi
+		gather "$vm/debug-$g" "$2-$g"
 	done
 }
 
@@ -678,12 +684,7 @@ elif [ "$lane" = stock ]; then
 	i=0
 	while [ $i -lt $n ]; do
 		i=$((i + 1))
-		cat "$vm/stock-job-$i.report"
-		if read -r p f <"$vm/stock-job-$i.counts"; then
-			passed=$((passed + p)) failed=$((failed + f))
-		else
-			flunk "stock kernel $i: its run ended without counts"
-		fi
+		gather "$vm/stock-job-$i" "stock kernel $i"
 	done
 elif [ "$lane" = kcsan ]; then
 	if kdir=$("$DDF_QEMU/kernel.sh" kcsan); then
