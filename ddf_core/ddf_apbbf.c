@@ -35,12 +35,13 @@ struct ddf_apbbf {
 
 /*
  * A probe's scratch state: for each logical segment the prefetch hashed,
- * the key's block and its bits hash, so the query and the insert that
- * use them compute neither again. Only have is set up per call: y[i] and
- * seg[i] are read only after bit i of have is set, so the arrays are never
- * cleared (an initialiser, or the kernel's stack auto-initialisation,
- * would zero them on every packet: DDF_NOINIT). The segments a prefetch
- * caches depend on k and l only: it sets have to the filter's mask.
+ * the key's block and its ddf_apbbf_bits() word, so the query and the
+ * insert that use them compute neither again. Only have is set up per
+ * call: y[i] and seg[i] are read only after bit i of have is set, so the
+ * arrays are never cleared (an initialiser, or the kernel's stack auto-
+ * initialisation, would zero them on every packet: DDF_NOINIT). The
+ * segments a prefetch caches depend on k and l only: it sets have to the
+ * filter's mask.
  */
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
@@ -230,14 +231,22 @@ static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_mask64_8(uint64_t y)
 	       (0x0f0f0f0f0f0f0f0full ^ c);
 }
 
-static inline uint64_t ddf_apbbf_bits(uint64_t z)
+/*
+ * The word ddf_apbbf_op() takes for a key in a segment, from the
+ * segment's hash z: the bits hash, or for 64/8 already the mask, so that
+ * a probe's prefetch computes it once for the query and the insert.
+ */
+static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_bits(uint64_t z, uint32_t B,
+						 uint32_t b)
 {
-	return z * 0x9e3779b97f4a7c15ull;
+	uint64_t y = z * 0x9e3779b97f4a7c15ull;
+
+	return B == 64 && b == 8 ? ddf_apbbf_mask64_8(y) : y;
 }
 
 /*
- * All b bits of the key set in its block? (op 0), or set them (op 1).
- * B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
+ * All b bits of the key set in its block? (op 0), or set them (op 1);
+ * y: ddf_apbbf_bits(). B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
  * pair of words (b = 4); the test is branch-free so the loads of the
  * words overlap. Setting reads each word once and pays a locked OR only
  * for a missing bit; its result is unused, so it does not test first.
@@ -251,7 +260,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 		uint64_t m = 0, v = ddf_aword_read(w);
 
 		if (b == 8)
-			m = ddf_apbbf_mask64_8(y);
+			m = y; /* the mask: ddf_apbbf_bits() */
 		else
 #pragma GCC unroll 8
 			for (uint32_t i = 0; i < b; i++)
@@ -288,7 +297,7 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_seg(const struct ddf_apbbf *f,
 					    uint64_t z, uint32_t phys,
 					    uint32_t B, uint32_t b, int set)
 {
-	return ddf_apbbf_op(ddf_apbbf_block(f, z, phys), ddf_apbbf_bits(z),
+	return ddf_apbbf_op(ddf_apbbf_block(f, z, phys), ddf_apbbf_bits(z, B, b),
 			    B, b, set);
 }
 
@@ -330,8 +339,9 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_set(struct ddf_apbbf *f,
 	}
 }
 
-static inline void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr, uint32_t base,
-				   uint32_t i)
+static DDF_ALWAYS_INLINE void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr,
+					      uint32_t base, uint32_t i,
+					      uint32_t B, uint32_t b)
 {
 	uint32_t ph = ddf_age_phys(&pr->f->age, base, i);
 	uint64_t z = ddf_hash_dh(pr->h, ph);
@@ -340,7 +350,7 @@ static inline void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr, uint32_t base,
 	ddf_prefetch_w(blk);
 	if (i < DDF_APBBF_CACHE) {
 		pr->seg[i].blk = blk;
-		pr->y[i] = ddf_apbbf_bits(z);
+		pr->y[i] = ddf_apbbf_bits(z, B, b);
 	}
 }
 
@@ -353,16 +363,18 @@ static inline void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr, uint32_t base,
  * than the misses it hides; a key that matches pays for the few segments
  * after a probe as it goes.
  */
-static void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr, uint32_t base)
+static DDF_ALWAYS_INLINE void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr,
+						 uint32_t base, uint32_t B,
+						 uint32_t b)
 {
 	const struct ddf_age *a = &pr->f->age;
 	int i, k = (int)a->k;
 
 	for (i = (int)a->l; i >= k; i -= k)
-		ddf_apbbf_fetch(pr, base, (uint32_t)i);
+		ddf_apbbf_fetch(pr, base, (uint32_t)i, B, b);
 	/* the last probe, i, is one of the k segments an insert writes */
 	for (i = 0; i < k; i++)
-		ddf_apbbf_fetch(pr, base, (uint32_t)i);
+		ddf_apbbf_fetch(pr, base, (uint32_t)i, B, b);
 	pr->have = pr->f->fetched;
 }
 
@@ -448,7 +460,7 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 
 	ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	ddf_apbbf_probe_init(&pr, f, h);
-	ddf_apbbf_prefetch(&pr, cur.base);
+	ddf_apbbf_prefetch(&pr, cur.base, B, b);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached blocks are those of the current generation's segments */
 	ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL, B, b);
