@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "ddf_filter.h"
 #include "ddf_hash.h"
 #include "ddf_size.h"
@@ -104,6 +105,28 @@ int cmp_double(const void *a, const void *b)
 }
 
 /*
+ * apbf and apbbf as the kernel runs them: sized for the machine's CPUs
+ * (nf_ddf_parse.c: at least nr_cpu_ids), each CPU inserting through its
+ * own ticket slot, one shared atomic add per batch (ddf_age.h). Speed's
+ * one thread is such a CPU, slot 0 (speed_slot0()); --cpus C sizes for C
+ * instead, and --cpus 1 gives the shared ticket of every insert.
+ */
+static uint32_t speed_cpus(const struct opts *o, uint32_t kind)
+{
+	long n;
+
+	if (o->cpus || (kind != DDF_KIND_APBF && kind != DDF_KIND_APBBF))
+		return o->cpus;
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	return n < 1 ? 1 : n > DDF_MAX_CPUS ? DDF_MAX_CPUS : (uint32_t)n;
+}
+
+static uint32_t speed_slot0(void)
+{
+	return 0;
+}
+
+/*
  * Steady state first: distinct keys up to the window (windowless kinds:
  * one per cell, m), at most SPEED_WARM_SECONDS of them; then
  * SPEED_ROUNDS timings of fresh distinct keys, the median kept.
@@ -121,6 +144,7 @@ static void speed_measure(struct ddf_filter *f, const struct ddf_params *p,
 		exit(1);
 	}
 	memset(r, 0, sizeof(*r));
+	ddf_env_slot_fn = speed_slot0; /* the one thread is CPU 0 */
 	while (r->warm < want) {
 		for (int j = 0; j < 4096 && r->warm < want; j++, r->warm++) {
 			struct ddf_hash h = { rnd(seed), rnd(seed) };
@@ -188,8 +212,8 @@ static struct ddf_size_req speed_req(const struct opts *o, uint32_t kind)
 	return (struct ddf_size_req){
 		.kind = kind, .fpr = o->fpr ? o->fpr : SPEED_FPR,
 		.k = o->k, .l = o->l, .block_bits = o->B,
-		.block_hashes = o->b, .fp_bits = o->s, .cpus = o->cpus,
-		.tune = o->tune,
+		.block_hashes = o->b, .fp_bits = o->s,
+		.cpus = speed_cpus(o, kind), .tune = o->tune,
 	};
 }
 
