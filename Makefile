@@ -69,6 +69,9 @@ $(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -c $< -o $@
 
+# the interleaved APBBF is ddf_apbbf.c compiled with another layout
+$(B)/core/ddf_apbbf_il.o $(B)/test-core/ddf_apbbf_il.o: ddf_core/ddf_apbbf.c
+
 $(B)/libddf_core.a: $(CORE_OBJS)
 	rm -f $@
 	ar rcs $@ $^

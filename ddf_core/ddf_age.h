@@ -286,6 +286,19 @@ static inline void ddf_age_zero(ddf_aword *w, uint64_t from, uint64_t to)
 		ddf_aword_set(&w[i], 0);
 }
 
+/*
+ * Where word j of physical segment phys is, from ddf_age_seg(a, phys), and
+ * zeroing words [from, to) of it: one array per segment. A layout that
+ * places the segments otherwise (the interleaved experiment of
+ * ddf_apbbf_il.c, userspace only) defines both before including this
+ * file; the clearing cursor still counts a segment's words.
+ */
+#ifndef DDF_AGE_SEG_OFF
+#define DDF_AGE_SEG_OFF(a, phys, j) (j)
+#define DDF_AGE_ZERO_SEG(a, phys, from, to) \
+	ddf_age_zero(ddf_age_seg(a, phys), from, to)
+#endif
+
 /* Spin for the busy bit; holders keep it for one bounded chunk. */
 static inline uint64_t ddf_age_lock(struct ddf_age *a)
 {
@@ -321,7 +334,7 @@ static inline struct ddf_age_at ddf_age_sync(struct ddf_age *a,
 	while (at.G < target) {
 		uint32_t sp = ddf_age_phys(a, at.base, a->k + a->l);
 
-		ddf_age_zero(ddf_age_seg(a, sp), cur, a->seg_words);
+		DDF_AGE_ZERO_SEG(a, sp, cur, a->seg_words);
 		/* the spare becomes segment 0; the oldest becomes the spare */
 		at.G++;
 		at.base = sp;
@@ -348,7 +361,7 @@ static inline void ddf_age_clear_some(struct ddf_age *a, uint64_t n)
 	end = c + a->chunk * n;
 	if (end > a->seg_words)
 		end = a->seg_words;
-	ddf_age_zero(ddf_age_seg(a, sp), c, end);
+	DDF_AGE_ZERO_SEG(a, sp, c, end);
 	ddf_aword_set_release(&a->clear, end);
 }
 
@@ -464,7 +477,8 @@ static inline uint64_t ddf_age_segment_bits(const struct ddf_age *a,
 	uint64_t set = 0;
 
 	for (uint64_t j = 0; j < a->seg_words; j++)
-		set += ddf_popcount64(ddf_aword_read(&w[j]));
+		set += ddf_popcount64(ddf_aword_read(&w[DDF_AGE_SEG_OFF(a, ph,
+									 j)]));
 	return set;
 }
 

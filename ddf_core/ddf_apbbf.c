@@ -17,6 +17,20 @@
  *   g = floor(nb * ln2 / (k * -ln(1 - b/B)))
  * and with it the analytic rates (ddf_size_apbf.c) reproduce Table 3.
  */
+#ifdef DDF_APBBF_INTERLEAVED
+#include "ddf_filter.h"
+/* the age code reaches a segment's words through the layout (below) */
+struct ddf_age;
+static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_il_word(const struct ddf_age *a,
+						    uint32_t phys, uint64_t j);
+static void ddf_apbbf_il_zero(const struct ddf_age *a, uint32_t phys,
+			      uint64_t from, uint64_t to);
+#define DDF_AGE_SEG_OFF(a, phys, j) \
+	((int64_t)ddf_apbbf_il_word(a, phys, j) - \
+	 (int64_t)((phys) * (a)->seg_words))
+#define DDF_AGE_ZERO_SEG(a, phys, from, to) \
+	ddf_apbbf_il_zero(a, phys, from, to)
+#endif
 #include "ddf_age.h"
 #include "ddf_apbf.h"
 #include "ddf_hash.h"
@@ -30,6 +44,9 @@ struct ddf_apbbf {
 	uint32_t b; /* bits per block per insert */
 	uint32_t shape; /* 0: 64/4, 1: 64/8, 2: 512/4, 3: 512/8 */
 	uint32_t fetched; /* bit i: a probe's prefetch caches segment i */
+#ifdef DDF_APBBF_INTERLEAVED
+	uint64_t gw; /* words per group: one block of every segment */
+#endif
 	struct ddf_age age;
 };
 
@@ -177,16 +194,77 @@ static struct ddf_filter *ddf_apbbf_init(void *mem,
 	f->b = p->block_hashes;
 	f->shape = (p->block_bits == 512) * 2 + (p->block_hashes == 8);
 	f->fetched = ddf_apbbf_fetched(p->k, p->l);
+#ifdef DDF_APBBF_INTERLEAVED
+	f->gw = (uint64_t)(p->k + p->l + 1) * f->wpb;
+#endif
 	ddf_age_init(&f->age, p, ddf_apbbf_gen(p->m, p->k, s),
 		     p->m * p->block_bits, words, now);
 	return &f->hdr;
 }
 
+#ifndef DDF_APBBF_INTERLEAVED
+/* The key's block in segment phys; z: the segment's hash, h: the key's. */
 static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
+					 const struct ddf_hash *h,
 					 uint64_t z, uint32_t phys)
 {
 	return ddf_age_seg(&f->age, phys) + ddf_reduce(z, f->nb) * f->wpb;
 }
+#else
+/*
+ * The interleaved layout (an experiment, userspace only: ddf_apbbf_il.c).
+ * The paper's layout keeps each segment an array of its own, so a new
+ * key reads one cache line per segment it probes and writes (3 at k=2
+ * l=3, 5 at k=4 l=7 with 64-bit blocks): one DRAM miss each once the
+ * filter outgrows the caches. Here block j of every segment sits in
+ * group j, the nseg blocks side by side (nseg * B bits, 48 bytes at
+ * nseg = 6 and 64-bit blocks, 96 at nseg = 12), and a key picks one group
+ * for all segments from h1 alone (its segment-0 hash: the block the
+ * paper's layout gives it in physical segment 0), so a test-and-insert
+ * touches the one or two adjacent lines of that group. Each segment
+ * keeps its own hash z for the bits inside its block, so a key's bits
+ * still differ from segment to segment; what the layout gives up is the
+ * independence of the blocks' loads, since the keys that share a key's
+ * group in one segment share it in all of them: the false-positive rate
+ * rises above the analytic one (docs/tuning.md measures by how much).
+ *
+ * Groups are packed, not padded to whole lines, so that the memory is
+ * the paper's layout's to the byte: word j of segment phys moves to
+ * group j / wpb; the words a segment's size rounds up to a line
+ * (seg_words - nb * wpb, never used by a key) go after the groups, so
+ * the mapping is a permutation of the same array. The spare segment is
+ * cleared through it a chunk of words per insert as before (ddf_age.h),
+ * now one block per group, strided: the same words per insert, each
+ * 64-bit block of a chunk in a line of its own.
+ */
+static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
+					 const struct ddf_hash *h,
+					 uint64_t z, uint32_t phys)
+{
+	return f->age.words + ddf_reduce(h->h1, f->nb) * f->gw +
+	       (uint64_t)phys * f->wpb;
+}
+
+static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_il_word(const struct ddf_age *a,
+						    uint32_t phys, uint64_t j)
+{
+	const struct ddf_apbbf *f = (const struct ddf_apbbf *)
+		((const char *)a - __builtin_offsetof(struct ddf_apbbf, age));
+	uint64_t used = f->nb * f->wpb;
+
+	if (j < used)
+		return (j / f->wpb) * f->gw + (uint64_t)phys * f->wpb +
+		       j % f->wpb;
+	return f->nb * f->gw + phys * (a->seg_words - used) + (j - used);
+}
+
+static void ddf_apbbf_il_zero(const struct ddf_age *a, uint32_t phys,
+			      uint64_t from, uint64_t to)
+{
+	for (uint64_t j = from; j < to; j++)
+		ddf_aword_set(&a->words[ddf_apbbf_il_word(a, phys, j)], 0);
+}
+#endif
 
 /*
  * The b bit positions of a key in its block, by multiply-shift: y is the
@@ -294,11 +372,12 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 
 /* Test (set 0) or set (set 1) a key's bits in segment phys; z: its hash. */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_seg(const struct ddf_apbbf *f,
+					    const struct ddf_hash *h,
 					    uint64_t z, uint32_t phys,
 					    uint32_t B, uint32_t b, int set)
 {
-	return ddf_apbbf_op(ddf_apbbf_block(f, z, phys), ddf_apbbf_bits(z, B, b),
-			    B, b, set);
+	return ddf_apbbf_op(ddf_apbbf_block(f, h, z, phys),
+			    ddf_apbbf_bits(z, B, b), B, b, set);
 }
 
 static DDF_ALWAYS_INLINE bool ddf_apbbf_cached(const struct ddf_apbbf_probe *pr,
@@ -315,7 +394,8 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_probe_seg(const struct ddf_apbbf_probe *
 {
 	if (ddf_apbbf_cached(pr, i))
 		return ddf_apbbf_op(pr->seg[i].blk, pr->y[i], B, b, set);
-	return ddf_apbbf_seg(pr->f, ddf_hash_dh(pr->h, ph), ph, B, b, set);
+	return ddf_apbbf_seg(pr->f, pr->h, ddf_hash_dh(pr->h, ph), ph, B, b,
+			     set);
 }
 
 /* pr caches hashes of the segments of base's generation, or is NULL. */
@@ -335,7 +415,7 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_set(struct ddf_apbbf *f,
 	for (; i < k; i++) {
 		uint32_t ph = ddf_age_phys(&f->age, base, i);
 
-		ddf_apbbf_seg(f, ddf_hash_dh(h, ph), ph, B, b, 1);
+		ddf_apbbf_seg(f, h, ddf_hash_dh(h, ph), ph, B, b, 1);
 	}
 }
 
@@ -345,7 +425,7 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr,
 {
 	uint32_t ph = ddf_age_phys(&pr->f->age, base, i);
 	uint64_t z = ddf_hash_dh(pr->h, ph);
-	ddf_aword *blk = ddf_apbbf_block(pr->f, z, ph);
+	ddf_aword *blk = ddf_apbbf_block(pr->f, pr->h, z, ph);
 
 	ddf_prefetch_w(blk);
 	if (i < DDF_APBBF_CACHE) {
@@ -504,8 +584,14 @@ static uint64_t ddf_apbbf_segment_bits(const struct ddf_filter *hdr, uint32_t i)
 	return ddf_age_segment_bits(&((const struct ddf_apbbf *)hdr)->age, i);
 }
 
+#ifndef DDF_APBBF_INTERLEAVED
 const struct ddf_filter_type ddf_apbbf_type = {
 	.name = "apbbf",
+#else
+/* not in the registry: ddf_apbbf_il_init() builds one (ddf_apbbf_il.h) */
+const struct ddf_filter_type ddf_apbbf_il_type = {
+	.name = "apbbf-interleaved",
+#endif
 	.kind = DDF_KIND_APBBF,
 	.resolve = ddf_apbbf_resolve,
 	.memsize = ddf_apbbf_memsize,

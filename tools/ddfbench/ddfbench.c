@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include "ddf_apbbf_il.h"
 #include "ddf_filter.h"
 #include "ddf_hash.h"
 #include "ddf_size.h"
@@ -72,6 +73,9 @@ static void usage(FILE *o)
 		"         least memory); size, accuracy and speed\n"
 		"         take --k K --l L and these to fix the shape; an option\n"
 		"         a command does not read is an error\n"
+		"         --layout paper|interleaved (accuracy, speed of apbbf:\n"
+		"         an experiment: the blocks of all segments that a key\n"
+		"         uses side by side, same memory; paper by default)\n"
 		"filters: apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf\n"
 		"         bsbfsd rlbsbf shf cshf exact queue\n");
 }
@@ -274,9 +278,16 @@ static int cmd_size(const struct opts *o)
 
 struct ddf_filter *build(const struct ddf_params *p)
 {
+	return build_layout(p, 0);
+}
+
+/* layout 1: apbbf with its segments interleaved (ddf_apbbf_il.h) */
+struct ddf_filter *build_layout(const struct ddf_params *p, int layout)
+{
 	uint64_t sz = ddf_filter_memsize(p);
 	void *mem = big_alloc(sz);
-	struct ddf_filter *f = mem ? ddf_filter_init(mem, sz, p, 0) : NULL;
+	struct ddf_filter *f = !mem ? NULL : layout ?
+		ddf_apbbf_il_init(mem, sz, p, 0) : ddf_filter_init(mem, sz, p, 0);
 
 	if (!f) {
 		fprintf(stderr, "ddfbench: cannot allocate %llu bytes\n",
@@ -316,7 +327,7 @@ static int cmd_accuracy(const struct opts *o)
 		return 2;
 	}
 	params_of(o, &p, &rep);
-	f = build(&p);
+	f = build_layout(&p, o->layout);
 	ddf_filter_stats(f, &st);
 	w = p.window;
 	every = o->inserts > w ? (o->inserts - w) / o->probes : 0;
@@ -341,7 +352,10 @@ static int cmd_accuracy(const struct opts *o)
 		hits += ddf_filter_lookup(f, &h, 0);
 	}
 	if (o->json) {
-		printf("{\"filter\": \"%s\", \"params\": ", o->filter);
+		printf("{\"filter\": \"%s\", ", o->filter);
+		if (o->layout)
+			printf("\"layout\": \"interleaved\", ");
+		printf("\"params\": ");
 		print_params(stdout, &p);
 		printf(", \"bytes\": %llu, \"fpr_analytic\": %.9g, "
 		       "\"fpr_measured\": %.9g, \"false_negatives\": %llu, "
@@ -351,8 +365,9 @@ static int cmd_accuracy(const struct opts *o)
 		       (unsigned long long)o->inserts,
 		       (unsigned long long)probed);
 	} else {
-		printf("filter %s k=%u l=%u m=%llu window %llu, %llu bytes\n",
-		       o->filter, p.k, p.l, (unsigned long long)p.m,
+		printf("filter %s%s k=%u l=%u m=%llu window %llu, %llu bytes\n",
+		       o->filter, o->layout ? " (layout interleaved)" : "",
+		       p.k, p.l, (unsigned long long)p.m,
 		       (unsigned long long)w, (unsigned long long)rep.bytes);
 		printf("fp rate measured %.6g over %llu probes (analytic %.6g%s)\n",
 		       (double)hits / probed, (unsigned long long)probed,
@@ -513,7 +528,7 @@ enum {
 	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
 	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
 	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
-	OPT_THREADS, OPT_CPUS, OPT_TUNE,
+	OPT_THREADS, OPT_CPUS, OPT_TUNE, OPT_LAYOUT,
 };
 
 #define OPT(x) (1u << OPT_##x)
@@ -540,6 +555,7 @@ static const struct option long_opts[] = {
 	[OPT_THREADS] = { "threads", 1, 0, OPT_VAL + OPT_THREADS },
 	[OPT_CPUS] = { "cpus", 1, 0, OPT_VAL + OPT_CPUS },
 	[OPT_TUNE] = { "tune", 1, 0, OPT_VAL + OPT_TUNE },
+	[OPT_LAYOUT] = { "layout", 1, 0, OPT_VAL + OPT_LAYOUT },
 	{ 0, 0, 0, 0 }
 };
 
@@ -556,9 +572,10 @@ static const struct cmd_opts {
 } cmd_opts[] = {
 	{ "size", false, OPTS_SHAPE },
 	{ "accuracy", false, OPTS_SHAPE | OPT(INSERTS) | OPT(PROBES) |
-			     OPT(SEED) },
+			     OPT(SEED) | OPT(LAYOUT) },
 	{ "accuracy", true, OPT(ALL) | OPT(WINDOW) | OPT(SEED) | OPT(JSON) },
-	{ "speed", false, OPTS_SHAPE | OPT(THP) | OPT(THREADS) },
+	{ "speed", false, OPTS_SHAPE | OPT(THP) | OPT(THREADS) |
+			  OPT(LAYOUT) },
 	{ "speed", true, OPT(ALL) | OPT(MEMORY) | OPT(FPR) | OPT(JSON) |
 			 OPT(THP) | OPT(TUNE) },
 };
@@ -708,6 +725,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_LAYOUT:
+			if (!strcmp(optarg, "paper")) {
+				o.layout = 0;
+			} else if (!strcmp(optarg, "interleaved")) {
+				o.layout = 1;
+			} else {
+				fprintf(stderr, "ddfbench: --layout: paper or interleaved, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
@@ -721,6 +749,11 @@ int main(int argc, char **argv)
 	rc = check_opts(cmd, o.all, seen);
 	if (rc)
 		return rc;
+	if (o.layout && (!o.filter || kind_of(&o)->kind != DDF_KIND_APBBF)) {
+		fprintf(stderr, "ddfbench %s: --layout interleaved is an apbbf layout\n",
+			cmd);
+		return 2;
+	}
 	/* threads on apbf, apbbf: one ticket slot each unless told */
 	if (o.threads && !o.cpus && o.filter) {
 		const struct ddf_filter_type *t = kind_of(&o);

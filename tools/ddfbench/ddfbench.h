@@ -20,6 +20,7 @@ struct opts {
 	uint32_t threads;
 	uint32_t cpus; /* apbf, apbbf: params.cpus, ticket slots */
 	uint32_t tune; /* apbf, apbbf: enum ddf_tune, speed unless told */
+	int layout; /* apbbf: 0 the paper's, 1 interleaved (ddf_apbbf_il.h) */
 	int json, thp, all;
 };
 
@@ -36,6 +37,7 @@ void params_of(const struct opts *o, struct ddf_params *p,
 	       struct ddf_size_report *rep);
 void print_params(FILE *f, const struct ddf_params *p);
 struct ddf_filter *build(const struct ddf_params *p);
+struct ddf_filter *build_layout(const struct ddf_params *p, int layout);
 
 int cmd_speed(const struct opts *o);
 void speed_threads(const struct opts *o, const struct ddf_params *p,

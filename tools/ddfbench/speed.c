@@ -384,7 +384,7 @@ int cmd_speed(const struct opts *o)
 	uint32_t lines;
 
 	target = speed_params(o, &p);
-	f = build(&p);
+	f = build_layout(&p, o->layout);
 	fpr = ddf_fpr_analytic(&p);
 	speed_measure(f, &p, &s, &r);
 	/* the memory system's limits over a buffer of the filter's size */
@@ -396,6 +396,8 @@ int cmd_speed(const struct opts *o)
 	siphash_costs(sip);
 	if (o->json) {
 		printf("{\"filter\": \"%s\", ", o->filter);
+		if (o->layout)
+			printf("\"layout\": \"interleaved\", ");
 		print_tune(o, &p);
 		printf("\"params\": ");
 		print_params(stdout, &p);
@@ -417,6 +419,8 @@ int cmd_speed(const struct opts *o)
 		if (p.kind == DDF_KIND_APBF || p.kind == DDF_KIND_APBBF)
 			printf(" (tune %s)", o->tune == DDF_TUNE_SPEED ?
 			       "speed" : "memory");
+		if (o->layout)
+			printf(" layout interleaved");
 		printf("\n");
 		if (p.window)
 			printf("window %llu elements%s, ",

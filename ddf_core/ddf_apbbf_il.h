@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * APBBF with its segments interleaved (ddf_apbbf.c, DDF_APBBF_INTERLEAVED):
+ * an experiment for userspace (ddfbench --layout interleaved, the core's
+ * tests), not in the registry, so neither the kernel nor ddfctl can make
+ * one. Its params are an apbbf's (DDF_KIND_APBBF), resolved and sized as
+ * such, with the same memory.
+ */
+#ifndef DDF_APBBF_IL_H
+#define DDF_APBBF_IL_H
+
+#include "ddf_filter.h"
+
+extern const struct ddf_filter_type ddf_apbbf_il_type;
+
+/* As ddf_filter_init() for resolved apbbf params, in the interleaved layout. */
+struct ddf_filter *ddf_apbbf_il_init(void *mem, uint64_t size,
+				     const struct ddf_params *p, uint64_t now);
+
+#endif /* DDF_APBBF_IL_H */
