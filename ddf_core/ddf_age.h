@@ -294,9 +294,20 @@ static inline void ddf_age_zero(ddf_aword *w, uint64_t from, uint64_t to)
  * file; the clearing cursor still counts a segment's words.
  */
 #ifndef DDF_AGE_SEG_OFF
-#define DDF_AGE_SEG_OFF(a, phys, j) (j)
-#define DDF_AGE_ZERO_SEG(a, phys, from, to) \
-	ddf_age_zero(ddf_age_seg(a, phys), from, to)
+static inline uint64_t ddf_age_seg_off(const struct ddf_age *a,
+				       uint32_t phys, uint64_t j)
+{
+	return j;
+}
+
+static inline void ddf_age_zero_seg(const struct ddf_age *a, uint32_t phys,
+				    uint64_t from, uint64_t to)
+{
+	ddf_age_zero(ddf_age_seg(a, phys), from, to);
+}
+
+#define DDF_AGE_SEG_OFF ddf_age_seg_off
+#define DDF_AGE_ZERO_SEG ddf_age_zero_seg
 #endif
 
 /* Spin for the busy bit; holders keep it for one bounded chunk. */

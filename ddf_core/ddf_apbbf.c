@@ -21,15 +21,12 @@
 #include "ddf_filter.h"
 /* the age code reaches a segment's words through the layout (below) */
 struct ddf_age;
-static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_il_word(const struct ddf_age *a,
-						    uint32_t phys, uint64_t j);
+static DDF_ALWAYS_INLINE int64_t ddf_apbbf_il_off(const struct ddf_age *a,
+						  uint32_t phys, uint64_t j);
 static void ddf_apbbf_il_zero(const struct ddf_age *a, uint32_t phys,
 			      uint64_t from, uint64_t to);
-#define DDF_AGE_SEG_OFF(a, phys, j) \
-	((int64_t)ddf_apbbf_il_word(a, phys, j) - \
-	 (int64_t)((phys) * (a)->seg_words))
-#define DDF_AGE_ZERO_SEG(a, phys, from, to) \
-	ddf_apbbf_il_zero(a, phys, from, to)
+#define DDF_AGE_SEG_OFF ddf_apbbf_il_off
+#define DDF_AGE_ZERO_SEG ddf_apbbf_il_zero
 #endif
 #include "ddf_age.h"
 #include "ddf_apbf.h"
@@ -44,9 +41,6 @@ struct ddf_apbbf {
 	uint32_t b; /* bits per block per insert */
 	uint32_t shape; /* 0: 64/4, 1: 64/8, 2: 512/4, 3: 512/8 */
 	uint32_t fetched; /* bit i: a probe's prefetch caches segment i */
-#ifdef DDF_APBBF_INTERLEAVED
-	uint64_t gw; /* words per group: one block of every segment */
-#endif
 	struct ddf_age age;
 };
 
@@ -194,9 +188,6 @@ static struct ddf_filter *ddf_apbbf_init(void *mem,
 	f->b = p->block_hashes;
 	f->shape = (p->block_bits == 512) * 2 + (p->block_hashes == 8);
 	f->fetched = ddf_apbbf_fetched(p->k, p->l);
-#ifdef DDF_APBBF_INTERLEAVED
-	f->gw = (uint64_t)(p->k + p->l + 1) * f->wpb;
-#endif
 	ddf_age_init(&f->age, p, ddf_apbbf_gen(p->m, p->k, s),
 		     p->m * p->block_bits, words, now);
 	return &f->hdr;
@@ -241,8 +232,8 @@ static inline ddf_aword *ddf_apbbf_block(const struct ddf_apbbf *f,
 					 const struct ddf_hash *h,
 					 uint64_t z, uint32_t phys)
 {
-	return f->age.words + ddf_reduce(h->h1, f->nb) * f->gw +
-	       (uint64_t)phys * f->wpb;
+	return f->age.words +
+	       (ddf_reduce(h->h1, f->nb) * f->age.nseg + phys) * f->wpb;
 }
 
 static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_il_word(const struct ddf_age *a,
@@ -250,12 +241,20 @@ static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_il_word(const struct ddf_age *a,
 {
 	const struct ddf_apbbf *f = (const struct ddf_apbbf *)
 		((const char *)a - __builtin_offsetof(struct ddf_apbbf, age));
-	uint64_t used = f->nb * f->wpb;
+	uint64_t used = f->nb * f->wpb, gw = (uint64_t)a->nseg * f->wpb;
 
 	if (j < used)
-		return (j / f->wpb) * f->gw + (uint64_t)phys * f->wpb +
+		return (j / f->wpb) * gw + (uint64_t)phys * f->wpb +
 		       j % f->wpb;
-	return f->nb * f->gw + phys * (a->seg_words - used) + (j - used);
+	return f->nb * gw + phys * (a->seg_words - used) + (j - used);
+}
+
+/* word j of segment phys from ddf_age_seg(a, phys), as ddf_age.h asks */
+static DDF_ALWAYS_INLINE int64_t ddf_apbbf_il_off(const struct ddf_age *a,
+						  uint32_t phys, uint64_t j)
+{
+	return (int64_t)ddf_apbbf_il_word(a, phys, j) -
+	       (int64_t)(phys * a->seg_words);
 }
 
 static void ddf_apbbf_il_zero(const struct ddf_age *a, uint32_t phys,

@@ -9,10 +9,17 @@
 #include "ddf_apbbf.c"
 #include "ddf_apbbf_il.h"
 
+/* the paper's layout's memsize: the struct and the words are the same */
+uint64_t ddf_apbbf_il_memsize(const struct ddf_params *p)
+{
+	return p->kind == DDF_KIND_APBBF ?
+	       ddf_filter_memsize_type(&ddf_apbbf_il_type, p) : 0;
+}
+
 struct ddf_filter *ddf_apbbf_il_init(void *mem, uint64_t size,
 				     const struct ddf_params *p, uint64_t now)
 {
-	uint64_t need = p->kind == DDF_KIND_APBBF ? ddf_filter_memsize(p) : 0;
+	uint64_t need = ddf_apbbf_il_memsize(p);
 	struct ddf_filter *f;
 	char *base = mem;
 	uint64_t lead;

@@ -13,6 +13,8 @@
 
 extern const struct ddf_filter_type ddf_apbbf_il_type;
 
+/* As ddf_filter_memsize() for resolved apbbf params: the same bytes. */
+uint64_t ddf_apbbf_il_memsize(const struct ddf_params *p);
 /* As ddf_filter_init() for resolved apbbf params, in the interleaved layout. */
 struct ddf_filter *ddf_apbbf_il_init(void *mem, uint64_t size,
 				     const struct ddf_params *p, uint64_t now);

@@ -284,7 +284,7 @@ struct ddf_filter *build(const struct ddf_params *p)
 /* layout 1: apbbf with its segments interleaved (ddf_apbbf_il.h) */
 struct ddf_filter *build_layout(const struct ddf_params *p, int layout)
 {
-	uint64_t sz = ddf_filter_memsize(p);
+	uint64_t sz = layout ? ddf_apbbf_il_memsize(p) : ddf_filter_memsize(p);
 	void *mem = big_alloc(sz);
 	struct ddf_filter *f = !mem ? NULL : layout ?
 		ddf_apbbf_il_init(mem, sz, p, 0) : ddf_filter_init(mem, sz, p, 0);
