@@ -257,10 +257,28 @@ static DDF_ALWAYS_INLINE int64_t ddf_apbbf_il_off(const struct ddf_age *a,
 	       (int64_t)(phys * a->seg_words);
 }
 
+/* one division per call, not per word: the chunk is an insert's share */
 static void ddf_apbbf_il_zero(const struct ddf_age *a, uint32_t phys,
 			      uint64_t from, uint64_t to)
 {
-	for (uint64_t j = from; j < to; j++)
+	const struct ddf_apbbf *f = (const struct ddf_apbbf *)
+		((const char *)a - __builtin_offsetof(struct ddf_apbbf, age));
+	uint64_t used = f->nb * f->wpb, gw = (uint64_t)a->nseg * f->wpb;
+	uint64_t j = from, end = to < used ? to : used;
+
+	if (j < end) {
+		uint64_t blk = j / f->wpb, o = j % f->wpb;
+		ddf_aword *w = a->words + blk * gw + (uint64_t)phys * f->wpb;
+
+		for (; j < end; j++) {
+			ddf_aword_set(&w[o], 0);
+			if (++o == f->wpb) {
+				o = 0;
+				w += gw;
+			}
+		}
+	}
+	for (; j < to; j++)
 		ddf_aword_set(&a->words[ddf_apbbf_il_word(a, phys, j)], 0);
 }
 #endif
