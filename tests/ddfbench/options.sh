@@ -44,6 +44,24 @@ refused "ddfbench accuracy: --tune is not an option of accuracy --all" \
 	grep -qx 'new key     5 cache lines, 4 atomic words (tune speed)' "$tmp/s" &&
 	ok || bad "size --tune: $(cat "$tmp/m" "$tmp/s")"
 
+# Test that --layout is apbbf's, of accuracy and speed only, paper or
+# interleaved, and that accuracy says which layout it measured
+refused "ddfbench: --layout: paper or interleaved, not 'packed'" \
+	accuracy --filter apbbf --window 1000 --fpr 1e-3 --inserts 10 \
+	--probes 10 --layout packed
+refused "ddfbench accuracy: --layout interleaved is an apbbf layout" \
+	accuracy --filter apbf --window 1000 --fpr 1e-3 --inserts 10 \
+	--probes 10 --layout interleaved
+refused "ddfbench size: --layout is not an option of size" \
+	size --filter apbbf --window 1000 --fpr 1e-3 --layout interleaved
+refused "ddfbench speed: --layout is not an option of speed --all" \
+	speed --all --layout interleaved
+"$BENCH" accuracy --filter apbbf --window 1000 --fpr 1e-3 --inserts 20000 \
+	--probes 1000 --layout interleaved >"$tmp/il" &&
+	grep -q '^filter apbbf (layout interleaved) k=' "$tmp/il" &&
+	grep -qx 'false negatives inside the window: 0 of 20000 checks' "$tmp/il" &&
+	ok || bad "accuracy --layout interleaved: $(cat "$tmp/il")"
+
 # Test that each command names the option it does not read
 refused "ddfbench speed: --inserts is not an option of speed" \
 	speed --filter apbbf --memory 1M --inserts 10
