@@ -19,4 +19,11 @@ uint64_t ddf_apbbf_il_memsize(const struct ddf_params *p);
 struct ddf_filter *ddf_apbbf_il_init(void *mem, uint64_t size,
 				     const struct ddf_params *p, uint64_t now);
 
+/* Fetch the lines of h's group (the filter built by ddf_apbbf_il_init()). */
+void ddf_apbbf_il_prefetch(const struct ddf_filter *f,
+			   const struct ddf_hash *h);
+/* As the paper's layout's own prefetch would, for an apbbf of ddf_filter_init() */
+void ddf_apbbf_paper_prefetch(const struct ddf_filter *f,
+			      const struct ddf_hash *h);
+
 #endif /* DDF_APBBF_IL_H */

@@ -76,6 +76,8 @@ static void usage(FILE *o)
 		"         --layout paper|interleaved (accuracy, speed of apbbf:\n"
 		"         an experiment: the blocks of all segments that a key\n"
 		"         uses side by side, same memory; paper by default)\n"
+		"         --prefetch-ahead D (speed, apbbf: fetch the blocks\n"
+		"         of the key D operations ahead first, in the layout)\n"
 		"filters: apbf apbbf qht qhtd qqhtd sqf sbf a2 bdbf cuckoo rsbf bsbf\n"
 		"         bsbfsd rlbsbf shf cshf exact queue\n");
 }
@@ -528,7 +530,7 @@ enum {
 	OPT_FILTER, OPT_WINDOW, OPT_FPR, OPT_MEMORY, OPT_K, OPT_L,
 	OPT_INSERTS, OPT_PROBES, OPT_SEED, OPT_JSON, OPT_BLOCK_BITS,
 	OPT_BLOCK_HASHES, OPT_FP_BITS, OPT_THP, OPT_ALL, OPT_HELP,
-	OPT_THREADS, OPT_CPUS, OPT_TUNE, OPT_LAYOUT,
+	OPT_THREADS, OPT_CPUS, OPT_TUNE, OPT_LAYOUT, OPT_AHEAD,
 };
 
 #define OPT(x) (1u << OPT_##x)
@@ -556,6 +558,7 @@ static const struct option long_opts[] = {
 	[OPT_CPUS] = { "cpus", 1, 0, OPT_VAL + OPT_CPUS },
 	[OPT_TUNE] = { "tune", 1, 0, OPT_VAL + OPT_TUNE },
 	[OPT_LAYOUT] = { "layout", 1, 0, OPT_VAL + OPT_LAYOUT },
+	[OPT_AHEAD] = { "prefetch-ahead", 1, 0, OPT_VAL + OPT_AHEAD },
 	{ 0, 0, 0, 0 }
 };
 
@@ -575,7 +578,7 @@ static const struct cmd_opts {
 			     OPT(SEED) | OPT(LAYOUT) },
 	{ "accuracy", true, OPT(ALL) | OPT(WINDOW) | OPT(SEED) | OPT(JSON) },
 	{ "speed", false, OPTS_SHAPE | OPT(THP) | OPT(THREADS) |
-			  OPT(LAYOUT) },
+			  OPT(LAYOUT) | OPT(AHEAD) },
 	{ "speed", true, OPT(ALL) | OPT(MEMORY) | OPT(FPR) | OPT(JSON) |
 			 OPT(THP) | OPT(TUNE) },
 };
@@ -736,6 +739,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_AHEAD:
+			o.ahead = (uint32_t)num(optarg, "--prefetch-ahead");
+			if (o.ahead < 1 || o.ahead > 64) {
+				fprintf(stderr, "ddfbench: --prefetch-ahead: 1 to 64\n");
+				return 2;
+			}
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
@@ -751,6 +761,12 @@ int main(int argc, char **argv)
 		return rc;
 	if (o.layout && (!o.filter || kind_of(&o)->kind != DDF_KIND_APBBF)) {
 		fprintf(stderr, "ddfbench %s: --layout interleaved is an apbbf layout\n",
+			cmd);
+		return 2;
+	}
+	if (o.ahead && (!o.filter || kind_of(&o)->kind != DDF_KIND_APBBF ||
+			o.threads)) {
+		fprintf(stderr, "ddfbench %s: --prefetch-ahead is for apbbf without --threads\n",
 			cmd);
 		return 2;
 	}
