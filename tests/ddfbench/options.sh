@@ -56,6 +56,13 @@ refused "ddfbench size: --layout is not an option of size" \
 	size --filter apbbf --window 1000 --fpr 1e-3 --layout interleaved
 refused "ddfbench speed: --layout is not an option of speed --all" \
 	speed --all --layout interleaved
+refused "ddfbench speed: --prefetch-ahead is for apbbf without --threads" \
+	speed --filter qqhtd --memory 1M --prefetch-ahead 8
+refused "ddfbench: --prefetch-ahead: 1 to 64" \
+	speed --filter apbbf --memory 1M --prefetch-ahead 65
+refused "ddfbench accuracy: --prefetch-ahead is not an option of accuracy" \
+	accuracy --filter apbbf --window 1000 --fpr 1e-3 --inserts 10 \
+	--probes 10 --prefetch-ahead 8
 "$BENCH" accuracy --filter apbbf --window 1000 --fpr 1e-3 --inserts 20000 \
 	--probes 1000 --layout interleaved >"$tmp/il" &&
 	grep -q '^filter apbbf (layout interleaved) k=' "$tmp/il" &&
