@@ -564,8 +564,8 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 	return dup;
 }
 
-static bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr,
-				      const struct ddf_hash *h, uint64_t now)
+bool ddf_apbbf_test_and_insert(struct ddf_filter *hdr, const struct ddf_hash *h,
+			       uint64_t now)
 {
 	struct ddf_apbbf *f = (struct ddf_apbbf *)hdr;
 

@@ -127,8 +127,8 @@ static bool qht_lookup(struct ddf_filter *f, const struct ddf_hash *h,
  * each compare-and-swap returns, so two CPUs streaming the same element
  * into a QHT cannot both store it and both answer UNSEEN.
  */
-static bool qht_test_and_insert(struct ddf_filter *f, const struct ddf_hash *h,
-				uint64_t now)
+bool ddf_qht_test_and_insert(struct ddf_filter *f, const struct ddf_hash *h,
+			     uint64_t now)
 {
 	const struct ddf_qht *q = to_qht(f);
 	ddf_aword *w = qht_row(q, h);
@@ -154,7 +154,7 @@ static bool qht_test_and_insert(struct ddf_filter *f, const struct ddf_hash *h,
 static void qht_insert(struct ddf_filter *f, const struct ddf_hash *h,
 		       uint64_t now)
 {
-	qht_test_and_insert(f, h, now);
+	ddf_qht_test_and_insert(f, h, now);
 }
 
 static int qht_resolve(struct ddf_params *p, const char **why)
@@ -251,7 +251,7 @@ static void qht_stats(const struct ddf_filter *f, struct ddf_stats *st)
 		.init = qht_init,                       \
 		.lookup = qht_lookup,                   \
 		.insert = qht_insert,                   \
-		.test_and_insert = qht_test_and_insert, \
+		.test_and_insert = ddf_qht_test_and_insert, \
 		.advance = NULL,                        \
 		.stats = qht_stats,                     \
 	}

@@ -30,6 +30,16 @@ extern const struct ddf_filter_type ddf_shf_type;
 extern const struct ddf_filter_type ddf_cshf_type;
 extern const struct ddf_filter_type ddf_queue_type;
 
+/*
+ * The test-and-insert of the filters rules use most, for a packet path to
+ * call directly (nf_ddf_hook.c): through the type it is an indirect call,
+ * a retpoline in kernels built with them.
+ */
+bool ddf_apbbf_test_and_insert(struct ddf_filter *f, const struct ddf_hash *h,
+			       uint64_t now);
+bool ddf_qht_test_and_insert(struct ddf_filter *f, const struct ddf_hash *h,
+			     uint64_t now);
+
 static inline const struct ddf_filter_type *ddf_filter_type_at(unsigned int i)
 {
 	static const struct ddf_filter_type *const ddf_types[] = {

@@ -65,6 +65,24 @@ static void nf_ddf_count_unparsed(struct nf_ddf_rule *rule, unsigned int slot)
 }
 
 /*
+ * The filter's test-and-insert: a direct call for the kinds rules use
+ * most (ddf_registry.h), an indirect one, a retpoline, for the others.
+ */
+static __always_inline bool nf_ddf_test_and_insert(struct ddf_filter *f,
+						   const struct ddf_hash *h,
+						   u64 now)
+{
+	bool (*fn)(struct ddf_filter *f, const struct ddf_hash *h, u64 now);
+
+	fn = f->type->test_and_insert;
+	if (likely(fn == ddf_apbbf_test_and_insert))
+		return ddf_apbbf_test_and_insert(f, h, now);
+	if (fn == ddf_qht_test_and_insert)
+		return ddf_qht_test_and_insert(f, h, now);
+	return fn(f, h, now);
+}
+
+/*
  * After the key: ask the rule's filter about h (inserting it with insert),
  * count the packet of len bytes in the counters' slot (the device's of a
  * netdev rule), and say what the rule makes of it: a
@@ -100,7 +118,7 @@ static __always_inline int nf_ddf_judge(struct nf_ddf_rule *rule,
 	bh = nf_ddf_bh_off();
 	fm = rcu_dereference(rule->fm);
 	if (insert)
-		dup = ddf_filter_test_and_insert(fm->filter, h, now);
+		dup = nf_ddf_test_and_insert(fm->filter, h, now);
 	else
 		dup = ddf_filter_lookup(fm->filter, h, now);
 	c = this_cpu_ptr(rule->stats) + slot;
