@@ -166,28 +166,27 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 					bool insert, struct sk_buff *act,
 					unsigned int *verdict)
 {
-	struct ddf_key_info ki;
-	struct ddf_hash h;
+	/* written before any read (DDF_KEY_HASHED): not zeroed per packet */
+	struct ddf_hash h DDF_NOINIT;
 	u64 len = skb->len;
 	int ret;
 
 	if (pf == NFPROTO_NETDEV) {
+		struct ddf_key_info ki;
+
 		/* bytes: what the key looked at, as ddfctl replay counts */
 		ret = nf_ddf_skb_hash_frame(&rule->key, skb, &rule->sipkey,
 					    rule->hash_alg, &h, &ki);
 		len = ki.len;
-		goto hashed;
+	} else {
+		if (!nf_ddf_dev_match(rule->iifname, in) ||
+		    !nf_ddf_dev_match(rule->oifname, out))
+			return false;
+		/* not of the hook's family: unparsed, as the key's NOT_IP */
+		ret = nf_ddf_skb_hash_pf(&rule->key, skb,
+					 skb_network_offset(skb), pf,
+					 &rule->sipkey, rule->hash_alg, &h);
 	}
-	if (!nf_ddf_dev_match(rule->iifname, in) ||
-	    !nf_ddf_dev_match(rule->oifname, out))
-		return false;
-	if (!nf_ddf_skb_family_ok(skb, skb_network_offset(skb), pf)) {
-		nf_ddf_count_unparsed(rule, slot);
-		return false;
-	}
-	ret = nf_ddf_skb_hash(&rule->key, skb, skb_network_offset(skb),
-			      &rule->sipkey, rule->hash_alg, &h, NULL);
-hashed:
 	switch (nf_ddf_judge(rule, slot, ret, &h, len, insert, act != NULL)) {
 	case DDF_XDP_PASS:
 		return false;

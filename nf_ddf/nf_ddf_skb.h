@@ -92,6 +92,33 @@ static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
 }
 
 /*
+ * The hook's nf_ddf_skb_hash() (no info), of a packet held to the hook's
+ * family pf: DDF_KEY_NOT_IP where nf_ddf_skb_family_ok() says no, so that
+ * it is counted unparsed. A linear skb's version nibble is read in place,
+ * where the key reads it; l3len > 0 says the byte is there.
+ */
+static __always_inline int nf_ddf_skb_hash_pf(const struct ddf_key_spec *spec,
+					      const struct sk_buff *skb,
+					      unsigned int nhoff, u8 pf,
+					      const struct ddf_sipkey *key,
+					      u32 hashfn, struct ddf_hash *out)
+{
+	struct nf_ddf_skb_ctx c = { .skb = skb, .nhoff = nhoff };
+	u32 l3len = skb->len > nhoff ? skb->len - nhoff : 0;
+	/* written before it is read: not zeroed per packet */
+	struct ddf_key_flat flat DDF_NOINIT;
+	ddf_key_read_t read;
+	void *ctx;
+
+	read = nf_ddf_skb_reader(skb, &c, &flat, l3len, &ctx);
+	if ((pf == NFPROTO_IPV4 || pf == NFPROTO_IPV6) && l3len &&
+	    (read ? !nf_ddf_skb_family_ok(skb, nhoff, pf) :
+		    *flat.data >> 4 != (pf == NFPROTO_IPV4 ? 4 : 6)))
+		return DDF_KEY_NOT_IP;
+	return ddf_key_hash(spec, read, ctx, l3len, key, hashfn, out, NULL);
+}
+
+/*
  * Hash the frame of a netdev hook under spec, as ddf_key_hash_link(): an
  * Ethernet device's frame from its MAC header (behind skb->data at
  * ingress, at it at egress), with a tag the device or the stack took out
@@ -106,7 +133,7 @@ static inline int nf_ddf_skb_hash_frame(const struct ddf_key_spec *spec,
 	struct ddf_key_link lk = { DDF_LINK_NONE, 0, 0 };
 	struct nf_ddf_skb_ctx c = { .skb = skb };
 	int off = skb_network_offset(skb), len;
-	struct ddf_key_flat flat;
+	struct ddf_key_flat flat DDF_NOINIT; /* written before it is read */
 	ddf_key_read_t read;
 	void *ctx;
 

@@ -7,7 +7,8 @@
  * info. Behind every piece of a packet, in the same buffer but outside the
  * skb, lie junk bytes, so a read past skb->len or past a fragment's end
  * changes the hash and shows. nf_ddf_skb_family_ok() holds a packet to its
- * hook's family.
+ * hook's family, and nf_ddf_skb_hash_pf() hashes as nf_ddf_skb_hash() a
+ * packet it holds, and says not IP of the others.
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
@@ -949,12 +950,30 @@ static void nsk_family_test(struct kunit *test)
 					    pfs[f] == NFPROTO_IPV6 ? ver == 6 :
 					    true;
 
+				struct ddf_hash h0, h1;
+				int r0, r1;
+
 				KUNIT_EXPECT_EQ_MSG(test,
 						    nf_ddf_skb_family_ok(skb, j.nhoff, pfs[f]),
 						    want,
 						    "version %u, family %u, nhoff %u, %u bytes linear, %s",
 						    ver, pfs[f], j.nhoff, j.split,
 						    nsk_layout_name[j.layout]);
+				r0 = nf_ddf_skb_hash(&spec, skb, j.nhoff,
+						     &nsk_sipkey, DDF_HASH_SIP13,
+						     &h0, NULL);
+				r1 = nf_ddf_skb_hash_pf(&spec, skb, j.nhoff,
+							pfs[f], &nsk_sipkey,
+							DDF_HASH_SIP13, &h1);
+				KUNIT_EXPECT_EQ_MSG(test, r1,
+						    want ? r0 : DDF_KEY_NOT_IP,
+						    "hash_pf: version %u, family %u, nhoff %u, %u bytes linear, %s",
+						    ver, pfs[f], j.nhoff, j.split,
+						    nsk_layout_name[j.layout]);
+				if (want && r0 == DDF_KEY_HASHED && r1 == r0)
+					KUNIT_EXPECT_EQ(test,
+							memcmp(&h0, &h1, sizeof(h0)),
+							0);
 			}
 			kfree_skb(skb);
 		}
@@ -968,6 +987,15 @@ static void nsk_family_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_EXPECT_TRUE(test, nf_ddf_skb_family_ok(skb, NSK_ETH, NFPROTO_IPV4));
 	KUNIT_EXPECT_TRUE(test, nf_ddf_skb_family_ok(skb, NSK_ETH, NFPROTO_IPV6));
+	{
+		struct ddf_hash h;
+
+		KUNIT_EXPECT_EQ(test,
+				nf_ddf_skb_hash_pf(&spec, skb, NSK_ETH,
+						   NFPROTO_IPV4, &nsk_sipkey,
+						   DDF_HASH_SIP13, &h),
+				DDF_KEY_NOT_IP);
+	}
 	kfree_skb(skb);
 }
 
