@@ -18,6 +18,8 @@
  * and with it the analytic rates (ddf_size_apbf.c) reproduce Table 3.
  */
 #ifdef DDF_APBBF_INTERLEAVED
+/* the registry's ddf_apbbf_test_and_insert() is the paper layout's */
+#define ddf_apbbf_test_and_insert ddf_apbbf_il_test_and_insert
 #include "ddf_filter.h"
 /* the age code reaches a segment's words through the layout (below) */
 struct ddf_age;
@@ -57,6 +59,7 @@ struct ddf_apbbf {
 struct ddf_apbbf_probe {
 	const struct ddf_apbbf *f;
 	const struct ddf_hash *h;
+	uint32_t base; /* the view's: logical i is ddf_age_phys(base, i) */
 	uint32_t have; /* bit i: y[i] and seg[i] hold logical segment i's */
 	uint64_t y[DDF_APBBF_CACHE];
 	struct { /* a struct only so that checkpatch reads the pointer type */
@@ -66,10 +69,11 @@ struct ddf_apbbf_probe {
 
 static inline void ddf_apbbf_probe_init(struct ddf_apbbf_probe *pr,
 					const struct ddf_apbbf *f,
-					const struct ddf_hash *h)
+					const struct ddf_hash *h, uint32_t base)
 {
 	pr->f = f;
 	pr->h = h;
+	pr->base = base;
 	pr->have = 0;
 }
 
@@ -403,14 +407,20 @@ static DDF_ALWAYS_INLINE bool ddf_apbbf_cached(const struct ddf_apbbf_probe *pr,
 	return i < DDF_APBBF_CACHE && (pr->have >> i & 1);
 }
 
-/* Test or set logical segment i (physical ph), from pr's cache if there. */
+/*
+ * Test or set logical segment i, from pr's cache if there; else its
+ * physical segment is worked out here, not by the caller, so that a
+ * cached segment costs none of it.
+ */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_probe_seg(const struct ddf_apbbf_probe *pr,
-						  uint32_t i, uint32_t ph,
-						  uint32_t B, uint32_t b,
-						  int set)
+						  uint32_t i, uint32_t B,
+						  uint32_t b, int set)
 {
+	uint32_t ph;
+
 	if (ddf_apbbf_cached(pr, i))
 		return ddf_apbbf_op(pr->seg[i].blk, pr->y[i], B, b, set);
+	ph = ddf_age_phys(&pr->f->age, pr->base, i);
 	return ddf_apbbf_seg(pr->f, pr->h, ddf_hash_dh(pr->h, ph), ph, B, b,
 			     set);
 }
@@ -436,19 +446,34 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_set(struct ddf_apbbf *f,
 	}
 }
 
-static DDF_ALWAYS_INLINE void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr,
-					      uint32_t base, uint32_t i,
-					      uint32_t B, uint32_t b)
-{
-	uint32_t ph = ddf_age_phys(&pr->f->age, base, i);
-	uint64_t z = ddf_hash_dh(pr->h, ph);
-	ddf_aword *blk = ddf_apbbf_block(pr->f, pr->h, z, ph);
+/*
+ * What the prefetch reads of the filter and the key, once per probe: held
+ * in locals, where the compiler would reload each field for every segment
+ * (the probe's stores may alias the filter's words as far as it knows).
+ */
+struct ddf_apbbf_fetcher {
+	ddf_aword *words;
+	uint64_t seg_words, nb, h1, h2;
+	uint32_t wpb, nseg, base;
+};
 
+/* ddf_apbbf_block(ddf_age_phys(base, i)); the segment's hash in *z. */
+static DDF_ALWAYS_INLINE ddf_aword *
+ddf_apbbf_fetch(const struct ddf_apbbf_probe *pr,
+		const struct ddf_apbbf_fetcher *c, uint32_t i, uint64_t *z)
+{
+	uint32_t j = c->base + i, ph = j >= c->nseg ? j - c->nseg : j;
+	ddf_aword *blk;
+
+	*z = c->h1 + ph * c->h2;
+#ifndef DDF_APBBF_INTERLEAVED
+	/* the paper's layout's ddf_apbbf_block(), from the copies in c */
+	blk = c->words + ph * c->seg_words + ddf_reduce(*z, c->nb) * c->wpb;
+#else
+	blk = ddf_apbbf_block(pr->f, pr->h, *z, ph);
+#endif
 	ddf_prefetch_w(blk);
-	if (i < DDF_APBBF_CACHE) {
-		pr->seg[i].blk = blk;
-		pr->y[i] = ddf_apbbf_bits(z, B, b);
-	}
+	return blk;
 }
 
 /*
@@ -458,28 +483,43 @@ static DDF_ALWAYS_INLINE void ddf_apbbf_fetch(struct ddf_apbbf_probe *pr,
  * Algorithm 1, the whole path of a key not in the filter) and the k
  * segments an insert writes. Hashing every segment instead would cost more
  * than the misses it hides; a key that matches pays for the few segments
- * after a probe as it goes.
+ * after a probe as it goes. The segments below 32, f->fetched, are cached
+ * in the probe, walked as the set bits of that mask; those past it (a
+ * large k or l) only fetched.
  */
 static DDF_ALWAYS_INLINE void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr,
 						 uint32_t base, uint32_t B,
 						 uint32_t b)
 {
-	const struct ddf_age *a = &pr->f->age;
-	int i, k = (int)a->k;
+	const struct ddf_apbbf *f = pr->f;
+	const struct ddf_apbbf_fetcher c = {
+		.words = f->age.words, .seg_words = f->age.seg_words,
+		.nb = f->nb, .h1 = pr->h->h1, .h2 = pr->h->h2 | 1,
+		.wpb = f->wpb, .nseg = f->age.nseg, .base = base,
+	};
+	uint32_t m, i, k = f->age.k, l = f->age.l;
+	uint64_t z;
 
-	for (i = (int)a->l; i >= k; i -= k)
-		ddf_apbbf_fetch(pr, base, (uint32_t)i, B, b);
-	/* the last probe, i, is one of the k segments an insert writes */
-	for (i = 0; i < k; i++)
-		ddf_apbbf_fetch(pr, base, (uint32_t)i, B, b);
-	pr->have = pr->f->fetched;
+	for (m = f->fetched; m; m &= m - 1) {
+		i = (uint32_t)__builtin_ctz(m);
+		pr->seg[i].blk = ddf_apbbf_fetch(pr, &c, i, &z);
+		pr->y[i] = ddf_apbbf_bits(z, B, b);
+	}
+	if (DDF_UNLIKELY(l >= DDF_APBBF_CACHE || k > DDF_APBBF_CACHE)) {
+		for (i = l; i >= k && i >= DDF_APBBF_CACHE; i -= k)
+			ddf_apbbf_fetch(pr, &c, i, &z);
+		for (i = DDF_APBBF_CACHE; i < k; i++)
+			ddf_apbbf_fetch(pr, &c, i, &z);
+	}
+	pr->have = f->fetched;
 }
 
 /*
  * One match() per block shape, each with B and b constant, so the query
  * loop of each shape's operations below compiles to straight code with
  * the segment test inlined (always: GCC otherwise calls it per segment):
- * the shape is dispatched once per packet.
+ * the shape is dispatched once per packet. phys, the query's, is left
+ * unused (ddf_apbbf_probe_seg()), and the compiler drops it.
  */
 #define DDF_APBBF_MATCH(B, b)						\
 static DDF_ALWAYS_INLINE bool						\
@@ -487,7 +527,8 @@ ddf_apbbf_match_##B##_##b(const void *ctx, uint32_t i, uint32_t phys)	\
 {									\
 	const struct ddf_apbbf_probe *pr = ctx;				\
 									\
-	return ddf_apbbf_probe_seg(pr, i, phys, B, b, 0);		\
+	(void)phys;							\
+	return ddf_apbbf_probe_seg(pr, i, B, b, 0);			\
 }
 DDF_APBBF_MATCH(64, 4)
 DDF_APBBF_MATCH(64, 8)
@@ -520,7 +561,7 @@ static bool ddf_apbbf_lookup(struct ddf_filter *hdr, const struct ddf_hash *h,
 	uint64_t d;
 	struct ddf_age_at at = ddf_age_lookup_at(&f->age, now, &d);
 
-	ddf_apbbf_probe_init(&pr, f, h);
+	ddf_apbbf_probe_init(&pr, f, h, at.base);
 	return ddf_apbbf_query(f, at, d, &pr);
 }
 
@@ -556,7 +597,7 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 	bool dup;
 
 	ddf_age_begin_insert(&f->age, now, &ins, &cur);
-	ddf_apbbf_probe_init(&pr, f, h);
+	ddf_apbbf_probe_init(&pr, f, h, cur.base);
 	ddf_apbbf_prefetch(&pr, cur.base, B, b);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached blocks are those of the current generation's segments */
