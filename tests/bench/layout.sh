@@ -9,7 +9,8 @@
 # 1e-6=1e-9" adds a row per rate: the interleaved layout sized for the
 # tighter rate, the shape whose measured rate meets the first (ddfbench
 # accuracy). VARIANTS (default "paper interleaved resized qqhtd") may add
-# paper-ahead and interleaved-ahead: ddfbench --prefetch-ahead AHEAD (8).
+# paper-ahead and interleaved-ahead: ddfbench --prefetch-ahead AHEAD (8),
+# and memory: the paper's layout in the least-memory shape (--tune memory).
 # Not in check.
 # Usage: [RESIZE=..] tests/bench/layout.sh [BUILD_DIR] [REPS] [BUDGETS] [RATES]
 set -eu
@@ -32,6 +33,7 @@ for r in $(seq "$REPS"); do
 				rate=$f
 				case $v in
 				qqhtd) args=(--filter qqhtd) ;;
+				memory) args=(--filter apbbf --tune memory) ;;
 				resized) [ -n "$re" ] || continue
 					args=(--filter apbbf --layout interleaved)
 					rate=$re ;;

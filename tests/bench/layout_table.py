@@ -12,12 +12,14 @@ print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for b, f in sorted({key(r) for r in rows}, key=lambda x: (x[0][-1], int(x[0][:-1]), x[1])):
 	sel = [r for r in rows if key(r) == (b, f)]
 	q = {r["rep"]: r["ns_per_op"] for r in sel if r["variant"] == "qqhtd"}
-	for v in ("paper", "interleaved", "resized", "paper-ahead", "interleaved-ahead", "qqhtd"):
+	for v in ("paper", "memory", "interleaved", "resized", "paper-ahead", "interleaved-ahead", "qqhtd"):
 		vs = [r for r in sel if r["variant"] == v]
 		if not vs:
 			continue
 		pp = vs[0]["params"]
 		shape = f"k={pp['k']} l={pp['l']}" + (f" {pp['block_bits']}/{pp['block_hashes']}" if pp["block_bits"] else "")
+		if v == "memory":
+			v = "paper, tune memory"
 		if v == "resized":
 			v = f"interleaved sized for {vs[0]['sized_for']:g}"
 		if v.endswith("-ahead"):
