@@ -61,16 +61,11 @@ struct ddf_filter *ddf_apbbf_il_init(void *mem, uint64_t size,
 {
 	uint64_t need = ddf_apbbf_il_memsize(p);
 	struct ddf_filter *f;
-	char *base = mem;
-	uint64_t lead;
 
-	if (!need || !mem || size < need)
-		return NULL;
 	/* as ddf_filter_init(): aligned, every byte of need written */
-	mem = ddf_align_ptr(mem, DDF_CACHELINE);
-	lead = (uint64_t)((char *)mem - base);
-	memset(base, 0, lead);
-	memset(base + need - DDF_CACHELINE + lead, 0, DDF_CACHELINE - lead);
+	mem = ddf_filter_place(mem, size, need);
+	if (!mem)
+		return NULL;
 	f = ddf_apbbf_il_type.init(mem, p, now);
 	f->type = &ddf_apbbf_il_type;
 	f->params = *p;

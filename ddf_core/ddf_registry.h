@@ -215,6 +215,25 @@ static inline uint64_t ddf_filter_memsize(const struct ddf_params *p)
 }
 
 /*
+ * Where a filter of need bytes goes in mem (size bytes): cache-line
+ * aligned, the room the alignment takes before it and after its last
+ * line zeroed (a kind's init zeroes its own memsize), or NULL.
+ */
+static inline void *ddf_filter_place(void *mem, uint64_t size, uint64_t need)
+{
+	char *base = mem, *at;
+	uint64_t lead;
+
+	if (!need || !mem || size < need)
+		return NULL;
+	at = ddf_align_ptr(mem, DDF_CACHELINE);
+	lead = (uint64_t)(at - base);
+	memset(base, 0, lead);
+	memset(base + need - DDF_CACHELINE + lead, 0, DDF_CACHELINE - lead);
+	return at;
+}
+
+/*
  * Build a filter in mem. Returns the filter (inside mem, cache-line aligned)
  * or NULL if p is not resolved or size is too small. Every byte of the
  * first ddf_filter_memsize(p) is written (a kind's init zeroes all of its
@@ -227,15 +246,10 @@ static inline struct ddf_filter *ddf_filter_init(void *mem, uint64_t size,
 	const struct ddf_filter_type *t = ddf_filter_type_by_kind(p->kind);
 	uint64_t need = t ? ddf_filter_memsize(p) : 0;
 	struct ddf_filter *f;
-	char *base = mem;
-	uint64_t lead;
 
-	if (!need || !mem || size < need)
+	mem = ddf_filter_place(mem, size, need);
+	if (!mem)
 		return NULL;
-	mem = ddf_align_ptr(mem, DDF_CACHELINE);
-	lead = (uint64_t)((char *)mem - base);
-	memset(base, 0, lead);
-	memset(base + need - DDF_CACHELINE + lead, 0, DDF_CACHELINE - lead);
 	if (t->kind == DDF_KIND_QUEUE)
 		f = ddf_queue_init(ddf_queue_inner_type(p), mem, p, now);
 	else
