@@ -345,10 +345,11 @@ static DDF_ALWAYS_INLINE uint64_t ddf_apbbf_bits(uint64_t z, uint32_t B,
 
 /*
  * All b bits of the key set in its block? (op 0), or set them (op 1);
- * y: ddf_apbbf_bits(). B = 64: one mask, one word. B = 512: each part is one word (b = 8) or a
- * pair of words (b = 4); the test is branch-free so the loads of the
- * words overlap. Setting reads each word once and pays a locked OR only
- * for a missing bit; its result is unused, so it does not test first.
+ * y: ddf_apbbf_bits(). B = 64: one mask, one word. B = 512: each part is
+ * one word (b = 8) or a pair of words (b = 4); the test is branch-free so
+ * the loads of the words overlap. Setting reads each word once and pays a
+ * locked OR only for a missing bit; its result is unused, so it does not
+ * test first.
  */
 static DDF_ALWAYS_INLINE bool ddf_apbbf_op(ddf_aword *w, uint64_t y,
 					   uint32_t B, uint32_t b, int set)
@@ -488,14 +489,13 @@ ddf_apbbf_fetch(const struct ddf_apbbf_probe *pr,
  * large k or l) only fetched.
  */
 static DDF_ALWAYS_INLINE void ddf_apbbf_prefetch(struct ddf_apbbf_probe *pr,
-						 uint32_t base, uint32_t B,
-						 uint32_t b)
+						 uint32_t B, uint32_t b)
 {
 	const struct ddf_apbbf *f = pr->f;
 	const struct ddf_apbbf_fetcher c = {
 		.words = f->age.words, .seg_words = f->age.seg_words,
 		.nb = f->nb, .h1 = pr->h->h1, .h2 = pr->h->h2 | 1,
-		.wpb = f->wpb, .nseg = f->age.nseg, .base = base,
+		.wpb = f->wpb, .nseg = f->age.nseg, .base = pr->base,
 	};
 	uint32_t m, i, k = f->age.k, l = f->age.l;
 	uint64_t z;
@@ -598,7 +598,7 @@ ddf_apbbf_tai(struct ddf_apbbf *f, const struct ddf_hash *h, uint64_t now,
 
 	ddf_age_begin_insert(&f->age, now, &ins, &cur);
 	ddf_apbbf_probe_init(&pr, f, h, cur.base);
-	ddf_apbbf_prefetch(&pr, cur.base, B, b);
+	ddf_apbbf_prefetch(&pr, B, b);
 	dup = ddf_age_query(&f->age, cur, 0, &pr, match);
 	/* the cached blocks are those of the current generation's segments */
 	ddf_apbbf_set(f, h, ins.base, ins.G == cur.G ? &pr : NULL, B, b);

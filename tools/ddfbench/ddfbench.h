@@ -21,7 +21,7 @@ struct opts {
 	uint32_t cpus; /* apbf, apbbf: params.cpus, ticket slots */
 	uint32_t tune; /* apbf, apbbf: enum ddf_tune, speed unless told */
 	int layout; /* apbbf: 0 the paper's, 1 interleaved (ddf_apbbf_il.h) */
-	uint32_t ahead; /* speed, interleaved: prefetch key i + ahead's group */
+	uint32_t ahead; /* speed, apbbf: prefetch key i + ahead's blocks first */
 	int json, thp, all;
 };
 

@@ -61,16 +61,16 @@ static double touch(uint64_t bytes, uint32_t lines, uint64_t ops)
 	return t0 * 1e9 / ops;
 }
 
-/*
- * One timing: test_and_insert over `n` precomputed distinct hashes (read
- * sequentially), stopping early once `budget` seconds have passed so that
- * a slow filter (a saturated cuckoo table kicks 500 times) still ends.
- */
 /* --prefetch-ahead D: apbbf's blocks of key i + D first, in its layout */
 static uint32_t speed_ahead;
 static void (*speed_prefetch)(const struct ddf_filter *f,
 			      const struct ddf_hash *h);
 
+/*
+ * One timing: test_and_insert over `n` precomputed distinct hashes (read
+ * sequentially), stopping early once `budget` seconds have passed so that
+ * a slow filter (a saturated cuckoo table kicks 500 times) still ends.
+ */
 static double time_ops(struct ddf_filter *f, struct ddf_hash *hs, uint64_t n,
 		       double budget, uint64_t *done, uint64_t *dups)
 {
