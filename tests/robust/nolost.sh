@@ -349,8 +349,11 @@ fp_rate() {
 		"packets: rate $(awk -v d="$d" -v p="$p" 'BEGIN { printf "%.3g", d / p }')," \
 		"analytic $target, measured/analytic $r" \
 		"($((nfp * 1000 / (took + 1))) packets/s, $(($(ms) - t0)) ms)" >&3
-	awk -v r="$r" 'BEGIN { exit !(r <= 1.2 && r >= 0.5) }' ||
-		fail "$kind: false-positive rate $r times the analytic one (0.5 .. 1.2)"
+	# the analytic rate is the worst case, a generation's end; apbf's
+	# rate over whole generations is about half of it (0.484 and 0.508
+	# in two runs of 50000 packets), so the floor sits below that
+	awk -v r="$r" 'BEGIN { exit !(r <= 1.2 && r >= 0.3) }' ||
+		fail "$kind: false-positive rate $r times the analytic one (0.3 .. 1.2)"
 	N ddfctl rule del fp
 }
 
