@@ -35,6 +35,29 @@ show_tail() {
 	printf '%s\n' "----- end of $1 -----" >&2
 }
 
+# show_failed LOG [LINES]: for each script the VM log reports as failed,
+# its own output (from its "=== NAME" line to its result), framed, to
+# stderr: the lines that say what failed, then its last LINES (60) lines.
+# The log's tail alone shows the scripts that ran after it.
+show_failed() {
+	awk -v max="${2:-60}" '
+		/^=== / { n = 0; name = substr($0, 5); inside = 1 }
+		inside { buf[n++] = $0 }
+		inside && /^ddf-result: (ok|fail) / {
+			inside = 0
+			if ($2 != "fail") next
+			print "----- " name ": what failed -----"
+			for (i = 0; i < n; i++)
+				if (buf[i] ~ /^not ok|FAIL|[Ff]ail|[Ee]rror|went down|out of range|refused/ &&
+				    buf[i] !~ /^\[ *[0-9.]+\] /)
+					print buf[i]
+			print "----- " name ": its last " max " lines -----"
+			for (i = (n > max ? n - max : 0); i < n; i++)
+				print buf[i]
+			print "----- end of " name " -----"
+		}' "$1" >&2 || true
+}
+
 # Seconds since the epoch (for timings).
 now() {
 	date +%s

@@ -497,6 +497,7 @@ run_vm() {
 	fi
 
 	if [ "$failed" != "$f0" ]; then
+		show_failed "$log"
 		show_tail "$log" "${DDF_VM_TAIL:-80}"
 	fi
 }
