@@ -130,6 +130,12 @@ struct nf_ddf_rule {
 
 struct nf_ddf_net {
 	struct mutex lock; /* serialises changes of rules */
+	/*
+	 * One filter built at a time in a namespace (a new rule's, a reset's),
+	 * taken before RTNL and lock: what builds hold beside the rules stays
+	 * one filter, as when genl_mutex serialised every request.
+	 */
+	struct mutex build_lock;
 	struct list_head rules; /* RCU readers, changes under lock */
 	u64 bytes; /* filter memory of every rule, under lock */
 	/* bumped before each change of rules: a dump that spans one says so */

@@ -140,9 +140,8 @@ static void nf_ddf_insert_err(const struct nf_ddf_rule *rule, int err,
  * device, the namespace's cap) before the rule is published; a rule that
  * loses such a race is freed unseen.
  */
-static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
+static int nf_ddf_new(struct nf_ddf_net *dn, struct genl_info *info)
 {
-	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **attrs = info->attrs;
 	struct nf_ddf_rule *tmpl, *rule = NULL;
@@ -201,6 +200,22 @@ unlock:
 		rtnl_unlock();
 	/* a rule that lost a race was never seen: freed outside the locks */
 	nf_ddf_rule_free(rule);
+	return err;
+}
+
+/*
+ * Builds of one namespace wait for each other (struct nf_ddf_net), not
+ * for anything of another namespace's.
+ */
+static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
+	int err;
+
+	if (mutex_lock_killable(&dn->build_lock))
+		return -EINTR;
+	err = nf_ddf_new(dn, info);
+	mutex_unlock(&dn->build_lock);
 	return err;
 }
 
@@ -293,11 +308,9 @@ static struct nf_ddf_fmem *nf_ddf_reset_filter(struct nf_ddf_net *dn,
 	return fm;
 }
 
-static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
+static int nf_ddf_reset(struct nf_ddf_net *dn, struct genl_info *info,
+			bool filter)
 {
-	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
-	struct nlattr *fl = info->attrs[DDF_A_RESET_FLAGS];
-	bool filter = fl && (nla_get_u32(fl) & DDF_RESET_F_FILTER);
 	struct nf_ddf_fmem *fm = NULL, *unused;
 	struct nf_ddf_rule *rule;
 	unsigned int gen = 0;
@@ -324,6 +337,23 @@ static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_unlock(&dn->lock);
 	nf_ddf_fmem_free(unused);
+	return err;
+}
+
+/* A reset of the filter builds one: with the namespace's other builds. */
+static int nf_ddf_cmd_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
+	struct nlattr *fl = info->attrs[DDF_A_RESET_FLAGS];
+	bool filter = fl && (nla_get_u32(fl) & DDF_RESET_F_FILTER);
+	int err;
+
+	if (!filter)
+		return nf_ddf_reset(dn, info, false);
+	if (mutex_lock_killable(&dn->build_lock))
+		return -EINTR;
+	err = nf_ddf_reset(dn, info, true);
+	mutex_unlock(&dn->build_lock);
 	return err;
 }
 
@@ -658,12 +688,22 @@ static const struct genl_ops nf_ddf_genl_ops[] = {
 	},
 };
 
+/*
+ * Parallel: no request of this family takes genl_mutex, which every family
+ * without parallel ops shares in every namespace, so a rule's build (up to
+ * max_rule_bytes, allowed to root of any user namespace) stalls no other
+ * family's requests. Nothing here needed it: the rule table and its byte
+ * count are under the namespace's mutex, devices under RTNL, rule numbers
+ * under nf_ddf_ids' own lock, a dump's state is its callback's and it
+ * reads the rules under RCU, and the attributes are parsed per message.
+ */
 static struct genl_family nf_ddf_genl_family __ro_after_init = {
 	.name = DDF_GENL_NAME,
 	.version = DDF_GENL_VERSION,
 	.maxattr = DDF_A_MAX,
 	.policy = nf_ddf_policy,
 	.netnsok = true,
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = nf_ddf_genl_ops,
 	.n_ops = ARRAY_SIZE(nf_ddf_genl_ops),

@@ -354,6 +354,7 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
 void nf_ddf_net_table_init(struct nf_ddf_net *dn)
 {
 	mutex_init(&dn->lock);
+	mutex_init(&dn->build_lock);
 	INIT_LIST_HEAD(&dn->rules);
 	dn->bytes = 0;
 	dn->gen = 0;
@@ -365,4 +366,5 @@ void nf_ddf_net_table_exit(struct nf_ddf_net *dn)
 	nf_ddf_rule_flush(dn);
 	mutex_unlock(&dn->lock);
 	mutex_destroy(&dn->lock);
+	mutex_destroy(&dn->build_lock);
 }
