@@ -616,9 +616,9 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
  * The field form's string (see ddf_key.h), in a buffer (above) compressed
  * into a local copy of the stream.
  */
-static DDF_ALWAYS_INLINE bool ddf_key_fields_c(struct ddf_key_pkt *p,
-					       const struct ddf_key_spec *s,
-					       int rounds)
+static DDF_ALWAYS_INLINE bool
+ddf_key_walk_fields_c(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
+		      int rounds)
 {
 	const struct ddf_key_info *ki = &p->ki;
 	uint32_t f = s->fields, l4 = ki->l4off, fl = ki->flags;
@@ -722,9 +722,10 @@ static bool ddf_key_packet(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
 	return ddf_key_rounds(p, s, ddf_key_packet_c);
 }
 
-static bool ddf_key_fields(struct ddf_key_pkt *p, const struct ddf_key_spec *s)
+static bool ddf_key_walk_fields(struct ddf_key_pkt *p,
+				const struct ddf_key_spec *s)
 {
-	return ddf_key_rounds(p, s, ddf_key_fields_c);
+	return ddf_key_rounds(p, s, ddf_key_walk_fields_c);
 }
 
 /* ---- levels: the link layer, the IP packet, tunnels ---- */
@@ -869,7 +870,7 @@ int ddf_key_general(const struct ddf_key_spec *spec,
 	} else {
 		if (lv.nvlan && !(spec->ignore & DDF_KI_VLAN))
 			ddf_link_vlans(&p, &lv);
-		ok = spec->form == DDF_KEY_FIELDS ? ddf_key_fields(&p, spec) :
+		ok = spec->form == DDF_KEY_FIELDS ? ddf_key_walk_fields(&p, spec) :
 						    ddf_key_packet(&p, spec);
 	}
 	if (!ok || p.failed) {
