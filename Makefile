@@ -126,6 +126,25 @@ $(B)/ddfctl_prom_tests: tests/tools/test_prom.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
 		$(CTL_LIBS) -o $@
 
+# ddfctl under ASan and UBSan (check-tools): restore and apply, and the XDP
+# load they make for each attachment in one process, with libbpf's load
+# and open_memstream() failing as a test says (tests/tools/test_xdp_load.c).
+ASAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	       -fno-omit-frame-pointer
+$(B)/asan/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(ASAN_CFLAGS) $(CORE_CPPFLAGS) -Iuapi \
+		-I$(B)/xdp $(CTL_SRCS) $(LDFLAGS) $(B)/libddf_core.a \
+		$(CTL_LIBS) -o $@
+
+$(B)/asan/ddfctl_xdp_tests: tests/tools/test_xdp_load.c $(CTL_SRCS) \
+		$(CTL_HDRS) $(B)/libddf_core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN_CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl \
+		-I$(B)/xdp $< $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) \
+		-Wl,--wrap=open_memstream,--wrap=bpf_object__load_skeleton -o $@
+
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
@@ -179,10 +198,11 @@ $(B)/replay-port1.pcap: $(B)/ddf_pcapgen
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 		$(B)/ddf_pcapgen $(B)/ddf_advisegen $(B)/robust/ddf_craft \
-		$(B)/ddfctl_prom_tests
+		$(B)/ddfctl_prom_tests $(B)/asan/ddfctl $(B)/asan/ddfctl_xdp_tests
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_prom.sh $(B)
+	tests/tools/test_asan.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)

@@ -216,6 +216,9 @@ int xdp_each(void (*fn)(const char *dev, uint32_t rule_id, int mode,
 int parse_xdp_words(const char *what, int argc, char **argv, char *dev,
 		    char *name, int *mode);
 int xdp_attach_rule(const char *dev, const char *name, int mode);
+/* ddf's program loaded for ri's rule into *skel (to destroy), not attached */
+struct ddf_xdp;
+int xdp_load(const struct ddf_rule_info *ri, struct ddf_xdp **skel);
 int xdp_detach_dev(const char *dev);
 
 /*

@@ -41,9 +41,7 @@ static const char xdp_help[] =
 	"          another program is left alone\n"
 	"  show    the devices with ddf's program and their rules\n";
 
-/* libbpf's messages, kept for when a load fails */
-static char *bpf_log;
-static size_t bpf_log_len;
+/* libbpf's messages of the load under way, kept for when it fails */
 static FILE *bpf_log_out;
 
 static int bpf_log_print(enum libbpf_print_level level, const char *fmt,
@@ -286,6 +284,42 @@ static bool rule_has_dev(const struct ddf_rule_spec *r, const char *dev)
 	return false;
 }
 
+/*
+ * The log is this load's own, NULL when open_memstream() fails: restore
+ * and apply load once per attachment, and an earlier load's log is freed.
+ */
+int xdp_load(const struct ddf_rule_info *ri, struct ddf_xdp **skelp)
+{
+	struct ddf_xdp *skel;
+	char *log = NULL;
+	size_t len = 0;
+	int err;
+
+	bpf_log_out = open_memstream(&log, &len);
+	libbpf_set_print(bpf_log_print);
+	skel = ddf_xdp__open();
+	err = skel ? 0 : -errno;
+	if (!err) {
+		skel->rodata->ddf_rule_id = ri->id;
+		skel->rodata->ddf_mark = ri->rule.mark;
+		err = ddf_xdp__load(skel);
+	}
+	if (bpf_log_out)
+		fclose(bpf_log_out);
+	bpf_log_out = NULL;
+	if (err)
+		ddfctl_err("xdp attach: the kernel refused ddf's XDP program (%s)%s%s",
+			   strerror(-err), log && log[0] ? ":\n" : "",
+			   log ? log : "");
+	free(log);
+	if (err) {
+		ddf_xdp__destroy(skel);
+		return -1;
+	}
+	*skelp = skel;
+	return 0;
+}
+
 int xdp_attach_rule(const char *dev, const char *name, int mode)
 {
 	struct ddf_rule_info ri;
@@ -323,27 +357,8 @@ int xdp_attach_rule(const char *dev, const char *name, int mode)
 	if (check_btf())
 		return -1;
 
-	bpf_log_out = open_memstream(&bpf_log, &bpf_log_len);
-	libbpf_set_print(bpf_log_print);
-	skel = ddf_xdp__open();
-	err = skel ? 0 : -errno;
-	if (!err) {
-		skel->rodata->ddf_rule_id = ri.id;
-		skel->rodata->ddf_mark = ri.rule.mark;
-		err = ddf_xdp__load(skel);
-	}
-	if (bpf_log_out)
-		fclose(bpf_log_out);
-	bpf_log_out = NULL;
-	if (err) {
-		ddfctl_err("xdp attach: the kernel refused ddf's XDP program (%s)%s%s",
-			   strerror(-err), bpf_log && bpf_log[0] ? ":\n" : "",
-			   bpf_log ? bpf_log : "");
-		free(bpf_log);
-		ddf_xdp__destroy(skel);
+	if (xdp_load(&ri, &skel))
 		return -1;
-	}
-	free(bpf_log);
 	/* the device holds the program once attached */
 	err = attach_prog(ifindex, dev, bpf_program__fd(skel->progs.ddf_xdp),
 			  mode);
