@@ -120,11 +120,20 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(CTL_LIBS) -o $@
 
 # ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
-$(B)/ddfctl_prom_tests: tests/tools/test_prom.c $(CTL_SRCS) $(CTL_HDRS) \
+$(B)/ddfctl_prom_tests: tests/tools/test_prom.c tests/tools/rule_reply.c \
+		tests/tools/rule_reply.h $(CTL_SRCS) $(CTL_HDRS) \
 		$(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
-		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
-		$(CTL_LIBS) -o $@
+		tests/tools/rule_reply.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
+
+# ddfctl -j's printers over names of every byte (tests/tools/test_json.sh)
+$(B)/ddfctl_json_tests: tests/tools/test_json.c tests/tools/rule_reply.c \
+		tests/tools/rule_reply.h $(CTL_SRCS) $(CTL_HDRS) \
+		$(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
+		tests/tools/rule_reply.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
 
 # ddfctl under ASan and UBSan (check-tools): restore and apply, and the XDP
 # load they make for each attachment in one process, with libbpf's load
@@ -198,10 +207,12 @@ $(B)/replay-port1.pcap: $(B)/ddf_pcapgen
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 		$(B)/ddf_pcapgen $(B)/ddf_advisegen $(B)/robust/ddf_craft \
-		$(B)/ddfctl_prom_tests $(B)/asan/ddfctl $(B)/asan/ddfctl_xdp_tests
+		$(B)/ddfctl_prom_tests $(B)/ddfctl_json_tests $(B)/asan/ddfctl \
+		$(B)/asan/ddfctl_xdp_tests
 	$(B)/ddfctl_msg_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_prom.sh $(B)
+	tests/tools/test_json.sh $(B)
 	tests/tools/test_asan.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)

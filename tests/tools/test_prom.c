@@ -15,6 +15,7 @@
 #include <linux/genetlink.h>
 
 #include "ddfctl.h"
+#include "rule_reply.h"
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
@@ -32,26 +33,6 @@ static int pass, fail;
 			putchar('\n');                                       \
 		}                                                            \
 	} while (0)
-
-/* packets bytes duplicates dropped marked unparsed */
-#define NCTR 6
-
-struct dev_reply {
-	const char *name, *given;
-	uint32_t ifindex;
-	uint64_t c[NCTR];
-};
-
-struct rule_reply {
-	const char *words; /* rule add's, after the name */
-	const char *name;
-	uint64_t bytes; /* the filter's memory */
-	uint64_t c[NCTR];
-	uint64_t generation;
-	uint32_t fill_ppm;
-	unsigned int ndevs;
-	struct dev_reply devs[4];
-};
 
 static const struct rule_reply rules[] = {
 	{ "window 100k tune memory action mark 0x10/0xf0", "web", 81920,
@@ -86,92 +67,6 @@ static const struct rule_reply rules[] = {
 	  { UINT64_MAX, 1, 0, 0, 0, 0 }, 9, 1, 0, { { 0 } } },
 };
 
-static void put_counters(struct nlmsghdr *nlh, const uint64_t *c)
-{
-	for (int i = 0; i < NCTR; i++)
-		mnl_attr_put_u64(nlh, DDF_STATS_A_PACKETS + i, c[i]);
-}
-
-/*
- * A GET reply for r as the kernel writes one (a dump's: NLM_F_MULTI):
- * rule add's request with the attributes only replies carry.
- */
-static struct nlmsghdr *reply(const struct rule_reply *r, char *buf)
-{
-	static char req_buf[8192];
-	struct ddf_cmd_req req = { .op = OP_RULE_ADD };
-	char line[1024], *w[64], *save, *t;
-	const struct nlattr *a, *b;
-	struct nlmsghdr *rq, *nlh;
-	struct nlattr *n, *list, *e;
-	int nw = 0;
-
-	snprintf(line, sizeof(line), "x %s", r->words);
-	for (t = strtok_r(line, " ", &save); t && nw < 64;
-	     t = strtok_r(NULL, " ", &save))
-		w[nw++] = t;
-	if (parse_rule_add(nw, w, &req.rule))
-		return NULL;
-	rq = ddfctl_build(&req, req_buf);
-	if (!rq)
-		return NULL;
-	nlh = mnl_nlmsg_put_header(buf);
-	*nlh = *rq;
-	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
-	nlh->nlmsg_flags = NLM_F_MULTI;
-	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
-	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
-	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
-	mnl_attr_put_u32(nlh, DDF_A_ID, 42);
-	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
-		switch (mnl_attr_get_type(a)) {
-		case DDF_A_NAME:
-		case DDF_A_DEV:
-		case DDF_A_DEVS:
-			continue;
-		case DDF_A_FILTER:
-			n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
-			mnl_attr_for_each_nested(b, a)
-				if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
-					mnl_attr_put(nlh, mnl_attr_get_type(b),
-						     mnl_attr_get_payload_len(b),
-						     mnl_attr_get_payload(b));
-			mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH,
-					req.rule.hash_alg);
-			mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, r->bytes);
-			mnl_attr_nest_end(nlh, n);
-			continue;
-		}
-		mnl_attr_put(nlh, mnl_attr_get_type(a),
-			     mnl_attr_get_payload_len(a),
-			     mnl_attr_get_payload(a));
-	}
-	if (r->ndevs) {
-		mnl_attr_put_strz(nlh, DDF_A_DEV, r->devs[0].name);
-		mnl_attr_put_u32(nlh, DDF_A_DEV_IFINDEX, r->devs[0].ifindex);
-		list = mnl_attr_nest_start(nlh, DDF_A_DEVS);
-		for (unsigned int i = 0; i < r->ndevs; i++) {
-			e = mnl_attr_nest_start(nlh, i + 1);
-			mnl_attr_put_strz(nlh, DDF_DEV_A_NAME, r->devs[i].name);
-			mnl_attr_put_u32(nlh, DDF_DEV_A_IFINDEX,
-					 r->devs[i].ifindex);
-			mnl_attr_put_strz(nlh, DDF_DEV_A_GIVEN,
-					  r->devs[i].given);
-			n = mnl_attr_nest_start(nlh, DDF_DEV_A_STATS);
-			put_counters(nlh, r->devs[i].c);
-			mnl_attr_nest_end(nlh, n);
-			mnl_attr_nest_end(nlh, e);
-		}
-		mnl_attr_nest_end(nlh, list);
-	}
-	n = mnl_attr_nest_start(nlh, DDF_A_STATS);
-	put_counters(nlh, r->c);
-	mnl_attr_put_u64(nlh, DDF_STATS_A_GENERATION, r->generation);
-	mnl_attr_put_u32(nlh, DDF_STATS_A_FILL_PPM, r->fill_ppm);
-	mnl_attr_nest_end(nlh, n);
-	return nlh;
-}
-
 /* prom_print() of the decoded replies of rules[from, to) (free it) */
 static char *prom_text(size_t from, size_t to)
 {
@@ -182,7 +77,7 @@ static char *prom_text(size_t from, size_t to)
 	FILE *f;
 
 	for (size_t i = from; i < to; i++) {
-		struct nlmsghdr *nlh = reply(&rules[i], buf);
+		struct nlmsghdr *nlh = rule_reply(&rules[i], buf);
 
 		CHECK(nlh && !decode_rule(nlh, &ri[n]), "rule %zu: a reply", i);
 		if (nlh)
@@ -283,7 +178,7 @@ static void test_all_rules(void)
 static void test_utf8(void)
 {
 	static char buf[16384];
-	struct nlmsghdr *nlh = reply(&rules[2], buf);
+	struct nlmsghdr *nlh = rule_reply(&rules[2], buf);
 	struct ddf_rule_info ri;
 	char *text = NULL;
 	size_t len = 0;
@@ -321,7 +216,7 @@ static int write_files(const char *dir)
 	}
 	ddfctl_json = true;
 	for (size_t i = 0; i < DDF_ARRAY_SIZE(rules); i++) {
-		struct nlmsghdr *nlh = reply(&rules[i], buf);
+		struct nlmsghdr *nlh = rule_reply(&rules[i], buf);
 
 		if (!nlh || decode_rule(nlh, &ri[n]))
 			return -1;

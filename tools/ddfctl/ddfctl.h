@@ -162,8 +162,15 @@ int ddfctl_size_filter(struct ddf_filter_req *f);
 bool ddfctl_fpr(const struct ddf_params *p, double *fpr);
 int cmd_size(int argc, char **argv);
 void print_duration(FILE *out, uint64_t ns);
-/* A JSON string: quotes, backslashes and control characters escaped */
+
+/*
+ * escape.c: a string from the kernel (any bytes) in JSON and in a
+ * Prometheus label value, quoted. utf8_len(): the bytes of the UTF-8
+ * character at s, 0 when s holds none.
+ */
+int utf8_len(const char *s);
 void json_str(FILE *out, const char *s);
+void prom_str(FILE *out, const char *s);
 
 /* replay.c: a rule's decisions over capture files (libpcap) */
 int cmd_replay(int argc, char **argv);
@@ -212,6 +219,14 @@ const char *xdp_mode_on(int ifindex, uint32_t rule_id);
 int xdp_each(void (*fn)(const char *dev, uint32_t rule_id, int mode,
 			void *arg),
 	     void *arg);
+/* A device with ddf's XDP program, as xdp show lists them (text or JSON) */
+struct xdp_dev {
+	char dev[16];
+	const char *mode; /* "native", "generic" */
+	uint32_t prog_id, rule_id;
+	char rule[DDF_NAME_MAX]; /* "": the rule is gone */
+};
+void xdp_show_print(FILE *out, const struct xdp_dev *v, size_t n);
 /* xdp attach|detach|show's words after the verb; mode 0, 1 or 2 */
 int parse_xdp_words(const char *what, int argc, char **argv, char *dev,
 		    char *name, int *mode);

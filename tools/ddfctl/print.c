@@ -213,22 +213,6 @@ static void print_meaning(FILE *out, const struct aset *set, unsigned int t,
 	}
 }
 
-void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /*
  * Beside a number in JSON, the words it stands for: "family_name": "ip6",
  * and for a mask "fields_names": ["saddr", "daddr"].

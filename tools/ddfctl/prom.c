@@ -53,50 +53,11 @@ static uint64_t field(const void *base, size_t off)
 	return v;
 }
 
-/* The length of the UTF-8 sequence at s, or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 :
-		s[0] >= 0xe0 && s[0] < 0xf0 ? 3 :
-		s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
-	uint32_t c = n > 1 ? s[0] & (0x7f >> n) : s[0];
-
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong, a surrogate, beyond U+10FFFF */
-	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c < 0xe000))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/*
- * A label value: backslash, double quote and newline escaped, and a byte
- * that is not UTF-8 (a device name may hold any) as U+FFFD, which the
- * format requires.
- */
+/* A label: its value escaped as escape.c says */
 static void label(FILE *out, const char *name, const char *v, bool first)
 {
-	const unsigned char *s = (const unsigned char *)v;
-
-	fprintf(out, "%s%s=\"", first ? "{" : ",", name);
-	while (*s) {
-		int n = utf8_len(s);
-
-		if (*s == '\\' || *s == '"')
-			fprintf(out, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", out);
-		else if (n)
-			fwrite(s, 1, n, out);
-		else
-			fputs("\xef\xbf\xbd", out);
-		s += n ? n : 1;
-	}
-	fputc('"', out);
+	fprintf(out, "%s%s=", first ? "{" : ",", name);
+	prom_str(out, v);
 }
 
 /*

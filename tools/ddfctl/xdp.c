@@ -190,10 +190,43 @@ static void find_id(const struct ddf_rule_info *ri, void *arg)
 		snprintf(r->name, sizeof(r->name), "%s", ri->rule.name);
 }
 
+void xdp_show_print(FILE *out, const struct xdp_dev *v, size_t n)
+{
+	for (size_t i = 0; i < n && !ddfctl_json; i++) {
+		const struct xdp_dev *d = &v[i];
+
+		if (d->rule[0])
+			fprintf(out, "%s: %s rule %s (id %u)\n", d->dev, d->mode,
+				d->rule, d->rule_id);
+		else
+			fprintf(out, "%s: %s rule id %u (gone: every frame passes; ddfctl xdp detach dev %s)\n",
+				d->dev, d->mode, d->rule_id, d->dev);
+	}
+	if (!ddfctl_json)
+		return;
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		const struct xdp_dev *d = &v[i];
+
+		fputs(i ? ", {\"dev\": " : "{\"dev\": ", out);
+		json_str(out, d->dev);
+		fprintf(out, ", \"mode\": \"%s\", \"prog_id\": %u, \"rule_id\": %u, \"rule\": ",
+			d->mode, d->prog_id, d->rule_id);
+		if (d->rule[0])
+			json_str(out, d->rule);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("]\n", out);
+}
+
 static int xdp_show(void)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
-	unsigned int found = 0;
+	struct xdp_dev *v = NULL, *nv;
+	size_t n = 0;
+	int err = 0;
 
 	if (!ifs)
 		return ddfctl_err("xdp show: listing the devices: %s",
@@ -208,29 +241,27 @@ static int xdp_show(void)
 			continue;
 		r.id = ddf_prog_rule(prog);
 		if (r.id && ddfctl_fetch(NULL, find_id, &r)) {
-			if_freenameindex(ifs);
-			return -1;
+			err = -1;
+			break;
 		}
-		if (ddfctl_json)
-			printf("%s{\"dev\": \"%s\", \"mode\": \"%s\", \"prog_id\": %u, \"rule_id\": %u, \"rule\": ",
-			       found ? ", " : "[", i->if_name, mode, prog,
-			       r.id);
-		if (ddfctl_json && r.name[0])
-			json_str(stdout, r.name), fputs("}", stdout);
-		else if (ddfctl_json)
-			fputs("null}", stdout);
-		else if (r.name[0])
-			printf("%s: %s rule %s (id %u)\n", i->if_name, mode,
-			       r.name, r.id);
-		else
-			printf("%s: %s rule id %u (gone: every frame passes; ddfctl xdp detach dev %s)\n",
-			       i->if_name, mode, r.id, i->if_name);
-		found++;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv) {
+			err = ddfctl_err("xdp show: out of memory");
+			break;
+		}
+		v = nv;
+		snprintf(v[n].dev, sizeof(v[n].dev), "%s", i->if_name);
+		v[n].mode = mode;
+		v[n].prog_id = prog;
+		v[n].rule_id = r.id;
+		memcpy(v[n].rule, r.name, sizeof(r.name));
+		n++;
 	}
 	if_freenameindex(ifs);
-	if (ddfctl_json)
-		puts(found ? "]" : "[]");
-	return 0;
+	if (!err)
+		xdp_show_print(stdout, v, n);
+	free(v);
+	return err;
 }
 
 /* The BTF that XDP programs need to call nf_ddf, or why there is none. */
