@@ -113,8 +113,8 @@ expect_eq "$(sample ddf_packets_total 'rule="ports"')" 180 "ddf_packets_total of
 expect_eq "$(sample ddf_duplicates_total 'rule="ports"')" 80 "ddf_duplicates_total of ports"
 expect_eq "$(sample ddf_dropped_total 'rule="ports"')" 80 "ddf_dropped_total of ports"
 expect_eq "$(sample ddf_packets_total 'rule="t"')" 0 "ddf_packets_total of t"
-m0=$(sample ddf_dev_packets_total 'rule="ports",dev="m0"')
-m1=$(sample ddf_dev_packets_total 'rule="ports",dev="m1"')
+m0=$(sample ddf_dev_packets_total 'rule="ports",dev="m0",port="1"')
+m1=$(sample ddf_dev_packets_total 'rule="ports",dev="m1",port="2"')
 expect_eq "$((m0 + m1))" 180 "ddf_dev_packets_total of ports, m0 $m0 and m1 $m1"
 expect_eq "$(sample ddf_packets_total 'rule="q\"x\\y"')" "$m0" "ddf_packets_total of $odd, m0's frames"
 passed "-o prometheus: the traffic's counts, per rule and per device"
@@ -158,13 +158,15 @@ for name in ports "$odd" t; do
 	info="$info,kind=\"$(word kind_name "$filter")\",action=\"$(word type_name "$json")\""
 	expect_eq "$(sample ddf_rule_info "$info")" 1 "$name: ddf_rule_info{$info}"
 	want=$((want + 6 + 4 + (window > 0) + (${#ns} > 0)))
-	# the devices: each {"name": DEV, ...} entry of devs
+	# the devices: each {"name": DEV, ...} entry of devs, port its place
+	port=0
 	for dev in $(grep -o '{"name": "[^"]*", "ifindex"' <<<"$json" | cut -d'"' -f4); do
+		port=$((port + 1))
 		re="\\{\"name\": \"$dev\", [^}]*\\}"
 		[[ $json =~ $re ]] || fail "$name: no device $dev in -j stats"
 		d=${BASH_REMATCH[0]}
 		for c in packets bytes duplicates dropped marked unparsed; do
-			expect_eq "$(sample "ddf_dev_${c}_total" "$lbl,dev=\"$dev\"")" \
+			expect_eq "$(sample "ddf_dev_${c}_total" "$lbl,dev=\"$dev\",port=\"$port\"")" \
 				"$(first "$c" "$d")" "$name $dev: ddf_dev_${c}_total"
 		done
 		want=$((want + 6))

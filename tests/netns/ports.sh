@@ -203,11 +203,11 @@ S taskset -c 0 ddfpkt send -i s1 -m "$foreign" -s 192.0.2.11 \
 sleep 0.5
 expect_eq "$(rctr ports packets) $(rctr ports duplicates)" "40 20" \
 	"the renamed device: packets, duplicates"
-# ddfctl -o prometheus: two entries of one name, the later one as m0#2
+# ddfctl -o prometheus: two entries of one name, told apart by their port
 R ddfctl -o prometheus stats ports >"$tmp/prom"
 expect_eq "$(grep '^ddf_dev_packets_total{' "$tmp/prom")" \
-	"ddf_dev_packets_total{rule=\"ports\",dev=\"m0\"} 0
-ddf_dev_packets_total{rule=\"ports\",dev=\"m0#2\"} 40" "-o prometheus, two devices named m0"
+	"ddf_dev_packets_total{rule=\"ports\",dev=\"m0\",port=\"1\"} 0
+ddf_dev_packets_total{rule=\"ports\",dev=\"m0\",port=\"2\"} 40" "-o prometheus, two devices named m0"
 R ip link set m0 down
 R ip link set m0 name m1
 R ip link set m1 promisc on up

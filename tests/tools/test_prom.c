@@ -2,7 +2,8 @@
 /*
  * ddfctl -o prometheus without a kernel: GET replies as the kernel writes
  * them (rules of the IP families, netdev rules over several devices, one
- * gone, names that need escaping), printed by prom.c, checked here for the
+ * gone, names that need escaping, and rule_reply.h's odd rules: names of
+ * every byte, ports of one name), printed by prom.c, checked here for the
  * format's details, and written with what ddfctl -j stats prints of the
  * same messages, for test_prom.sh to hand to promtool and compare sample
  * by sample.
@@ -67,7 +68,11 @@ static const struct rule_reply rules[] = {
 	  { UINT64_MAX, 1, 0, 0, 0, 0 }, 9, 1, 0, { { 0 } } },
 };
 
-/* prom_print() of the decoded replies of rules[from, to) (free it) */
+/* rules, then odd_rules()'s */
+static struct rule_reply all[DDF_ARRAY_SIZE(rules) + ODD_RULES];
+#define NALL DDF_ARRAY_SIZE(all)
+
+/* prom_print() of the decoded replies of all[from, to) (free it) */
 static char *prom_text(size_t from, size_t to)
 {
 	static char buf[16384];
@@ -77,7 +82,7 @@ static char *prom_text(size_t from, size_t to)
 	FILE *f;
 
 	for (size_t i = from; i < to; i++) {
-		struct nlmsghdr *nlh = rule_reply(&rules[i], buf);
+		struct nlmsghdr *nlh = rule_reply(&all[i], buf);
 
 		CHECK(nlh && !decode_rule(nlh, &ri[n]), "rule %zu: a reply", i);
 		if (nlh)
@@ -142,13 +147,22 @@ static void test_all_rules(void)
 		"ddf_packets_total{rule=\"new\\nline\"} 0\n",
 		"ddf_packets_total{rule=\"t\"} 18446744073709551615\n",
 		"# TYPE ddf_dev_packets_total counter\n"
-		"ddf_dev_packets_total{rule=\"ports\",dev=\"m0\"} 90\n"
-		"ddf_dev_packets_total{rule=\"ports\",dev=\"m1\"} 90\n"
-		"ddf_dev_packets_total{rule=\"ports\",dev=\"m2\"} 0\n"
-		"ddf_dev_packets_total{rule=\"n1\",dev=\"wan0\"} 12\n"
-		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2\"} 3\n"
-		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2#2\"} 0\n",
-		"ddf_dev_unparsed_total{rule=\"ports\",dev=\"m0\"} 1\n",
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m0\",port=\"1\"} 90\n"
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m1\",port=\"2\"} 90\n"
+		"ddf_dev_packets_total{rule=\"ports\",dev=\"m2\",port=\"3\"} 0\n"
+		"ddf_dev_packets_total{rule=\"n1\",dev=\"wan0\",port=\"1\"} 12\n"
+		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2\",port=\"1\"} 3\n"
+		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2\",port=\"2\"} 0\n",
+		"ddf_dev_unparsed_total{rule=\"ports\",dev=\"m0\",port=\"1\"} 1\n",
+		/* a name and the same name with "#2" are two ports of it */
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0\",port=\"1\"} 1\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0\",port=\"2\"} 2\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0#2\",port=\"3\"} 3\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0#1\",port=\"4\"} 4\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"a\xef\xbf\xbd\",port=\"5\"} 5\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"a\xef\xbf\xbd\",port=\"6\"} 6\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"q\\\"#\\\\x\",port=\"7\"} 7\n"
+		"ddf_dev_packets_total{rule=\"same ports\",dev=\"\x01\x1c\x7f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\",port=\"8\"} 3\n",
 		"ddf_filter_window_seconds{rule=\"q\\\"x\\\\y\"} 0.002\n",
 		"ddf_filter_window_seconds{rule=\"t\"} 0.1\n",
 		"ddf_filter_fill_ratio{rule=\"s\"} 0.999999\n",
@@ -161,7 +175,7 @@ static void test_all_rules(void)
 		"ddf_filter_window{rule=\"s\"}", "ddf_filter_fpr{rule=\"qa\"}",
 		"ddf_dev_packets_total{rule=\"web\"",
 	};
-	char *text = prom_text(0, DDF_ARRAY_SIZE(rules));
+	char *text = prom_text(0, NALL);
 
 	for (size_t i = 0; i < DDF_ARRAY_SIZE(has); i++)
 		CHECK(strstr(text, has[i]), "all rules lack '%s':\n%s", has[i],
@@ -192,7 +206,7 @@ static void test_utf8(void)
 	f = open_memstream(&text, &len);
 	prom_print(f, &ri, 1);
 	fclose(f);
-	CHECK(strstr(text, "{rule=\"n1\",dev=\"\xc3\xa9t\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"} 12\n"),
+	CHECK(strstr(text, "{rule=\"n1\",dev=\"\xc3\xa9t\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\",port=\"1\"} 12\n"),
 	      "not UTF-8:\n%s", text);
 	free(text);
 }
@@ -201,7 +215,7 @@ static void test_utf8(void)
 static int write_files(const char *dir)
 {
 	static char buf[16384];
-	struct ddf_rule_info ri[DDF_ARRAY_SIZE(rules)];
+	struct ddf_rule_info ri[NALL];
 	char path[4096];
 	FILE *prom, *json;
 	size_t n = 0;
@@ -215,8 +229,8 @@ static int write_files(const char *dir)
 		return -1;
 	}
 	ddfctl_json = true;
-	for (size_t i = 0; i < DDF_ARRAY_SIZE(rules); i++) {
-		struct nlmsghdr *nlh = rule_reply(&rules[i], buf);
+	for (size_t i = 0; i < NALL; i++) {
+		struct nlmsghdr *nlh = rule_reply(&all[i], buf);
 
 		if (!nlh || decode_rule(nlh, &ri[n]))
 			return -1;
@@ -233,6 +247,8 @@ static int write_files(const char *dir)
 
 int main(int argc, char **argv)
 {
+	memcpy(all, rules, sizeof(rules));
+	odd_rules(all + DDF_ARRAY_SIZE(rules));
 	test_one_rule();
 	test_all_rules();
 	test_utf8();

@@ -9,7 +9,9 @@
 #    and clean of its lint (counters end in _total, HELP everywhere, ...);
 # 3. each sample equals the number -j stats prints of the same message,
 #    every family's HELP and TYPE come once before its samples, no two
-#    samples have the same labels, and nothing is left over either way;
+#    samples of a family have the same labels whatever the names (ports
+#    of one name, names of every byte), and nothing is left over either
+#    way;
 # 4. -o chooses the output, and refuses commands that have no metrics;
 # 5. systemd-analyze verify (systemd) passes the units, and the service's
 #    command writes the file whole or leaves the last one.
@@ -51,15 +53,22 @@ fi
 if "$PY" - "$tmp/metrics.prom" "$tmp/stats.json" >"$tmp/cmp" 2>&1 <<'PY'; then
 import json, re, sys
 
-text = open(sys.argv[1], encoding="utf-8").read()
-rules = json.load(open(sys.argv[2], encoding="utf-8"))
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+# A byte of a name that is not UTF-8 is \u00XX in JSON (a character of
+# that number, which ddfctl writes as itself), U+FFFD in a label value.
+raw = open(sys.argv[2], encoding="utf-8").read()
+rules = json.loads(re.sub(r'(?<!\\)((?:\\\\)*)\\u00[89a-fA-F][0-9a-fA-F]',
+                          r'\1\\ufffd', raw))
 errors = []
 helps, types, done, samples = set(), {}, set(), {}
 sample_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
 label_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\.)*)"(?:,|$)')
 esc = {"n": "\n", "\\": "\\", '"': '"'}
 last = None
-for line in text.splitlines():
+# lines end at "\n" only: a label value holds any other control character
+if not text.endswith("\n"):
+    errors.append("the text does not end in a newline")
+for line in text.split("\n")[:-1]:
     if line.startswith("# HELP ") or line.startswith("# TYPE "):
         name = line.split(" ")[2]
         seen = helps if line[2] == "H" else types
@@ -106,12 +115,11 @@ for r in rules:
     rl = {"rule": r["name"]}
     for c in counters:
         expect("ddf_%s_total" % c, rl, r["stats"][c])
-    names = []
     for i, d in enumerate(r.get("devs", [])):
-        dev = d["name"] if d["name"] not in names else "%s#%d" % (d["name"], i + 1)
-        names.append(d["name"])
         for c in counters:
-            expect("ddf_dev_%s_total" % c, dict(rl, dev=dev), d["stats"][c])
+            expect("ddf_dev_%s_total" % c, dict(rl, dev=d["name"],
+                                                port=str(i + 1)),
+                   d["stats"][c])
     f = r["filter"]
     expect("ddf_filter_fill_ratio", rl, r["stats"]["fill_ppm"], "ppm")
     expect("ddf_filter_bytes", rl, f["bytes"])

@@ -4,10 +4,11 @@
  * node_exporter's textfile collector or any scraper of that format.
  *
  * A rule's counters are the families ddf_*_total{rule=...}. A netdev rule's
- * devices have families of their own, ddf_dev_*_total{rule=...,dev=...},
- * not the same names with a dev label: the rule's counters already hold
- * every device's (and an XDP program's on a device not in its list), so
- * sum(ddf_packets_total) would count a netdev rule's frames twice.
+ * devices have families of their own, ddf_dev_*_total{rule=...,dev=...,
+ * port=...}, not the same names with device labels: the rule's counters
+ * already hold every device's (and an XDP program's on a device not in its
+ * list), so sum(ddf_packets_total) would count a netdev rule's frames
+ * twice.
  *
  * The format wants a family's samples together, after its HELP and TYPE:
  * the rules are collected first, then printed family by family.
@@ -95,22 +96,17 @@ static void family(FILE *out, bool *said, const char *name, const char *help,
 }
 
 /*
- * The dev label of a rule's device i: its name now, or, when an earlier
- * device of the rule has that name too (a port waiting for the name a
- * renamed device of the rule took), NAME#N, N its place in the list, so
- * that no two samples have the same labels.
+ * A device's labels: dev, its name now, and port, its place in the rule's
+ * list (1 first). A name tells no port apart: two ports of a rule may have
+ * the same one (a port waiting for the name a renamed device of the rule
+ * took), and names that differ in bytes that are not UTF-8 have the same
+ * label value.
  */
-static void dev_label(FILE *out, const struct ddf_rule_spec *r, unsigned int i)
+static void dev_labels(FILE *out, const struct ddf_rule_spec *r,
+		       unsigned int i)
 {
-	char v[40];
-
-	for (unsigned int j = 0; j < i; j++)
-		if (!strcmp(r->devs[j], r->devs[i])) {
-			snprintf(v, sizeof(v), "%s#%u", r->devs[i], i + 1);
-			label(out, "dev", v, false);
-			return;
-		}
 	label(out, "dev", r->devs[i], false);
+	fprintf(out, ",port=\"%u\"", i + 1);
 }
 
 static void print_counters(FILE *out, const struct ddf_rule_info *ri, size_t n)
@@ -150,7 +146,7 @@ static void print_counters(FILE *out, const struct ddf_rule_info *ri, size_t n)
 				family(out, &said, name, help, "counter");
 				fputs(name, out);
 				label(out, "rule", r->name, true);
-				dev_label(out, r, d);
+				dev_labels(out, r, d);
 				fprintf(out, "} %llu\n", (unsigned long long)
 					field(&ri[i].devs[d], k->dev_off));
 			}
