@@ -536,13 +536,66 @@ LIST
 while IFS='|' read -r words saved; do
 	# shellcheck disable=SC2086
 	"$CTL" -n rule add n $words >"$tmp/a"
-	echo "rule add n $saved" | "$CTL" -n restore >"$tmp/b"
+	echo "rule add n $saved" | "$CTL" -n restore >"$tmp/b" || true
 	diff -u "$tmp/a" "$tmp/b" >/dev/null && ok ||
 		bad "restore of '$saved' is not rule add $words: $(diff "$tmp/a" "$tmp/b")"
 done <<'LIST'
 family netdev dev eth1 window 100 shape k=3,l=10,m=7,block_bits=512,block_hashes=8|family netdev hook ingress dev eth1 priority 0 key packet ignore ttl,ipv4csum filter apbbf window 100 shape k=3,l=10,m=7,block_bits=512,block_hashes=8 action drop
 family netdev hook egress dev eth1 key frame ignore mac filter exact window 100|family netdev hook egress dev eth1 priority 0 key frame ignore mac filter exact window 100 action drop
 family netdev dev eth1 key saddr ignore vlan decap vxlan:8472,gtpu filter exact window 100|family netdev hook ingress dev eth1 priority 0 key saddr ignore vlan decap vxlan:8472,gtpu filter exact window 100 action drop
+family netdev dev a\,b,c\\d,\x41\x2c filter exact window 100|family netdev hook ingress dev a\,b,c\\d,A\, priority 0 key packet ignore ttl,ipv4csum filter exact window 100 action drop
+LIST
+
+# Test that a device name takes the escapes save writes (\\ \, \xHH) in
+# dev, iif, oif and xdp's dev, on the command line and in restore: Linux
+# allows ',' and '\' in a name
+"$CTL" -n rule add n family netdev dev 'a\,b,c\\d,\x41\x2c' window 100 \
+	>"$tmp/out" 2>&1 || true
+for w in '      DDF_DEV_A_NAME "a,b"' '      DDF_DEV_A_NAME "c\d"' \
+	'      DDF_DEV_A_NAME "A,"'; do
+	grep -qxF -- "$w" "$tmp/out" && ok ||
+		bad "dev 'a\\,b,c\\\\d,\\x41\\x2c': no '$w' in $(cat "$tmp/out")"
+done
+[ "$(grep -c DDF_DEV_A_NAME "$tmp/out")" = 3 ] && ok ||
+	bad "dev 'a\\,b,c\\\\d,\\x41\\x2c' is not 3 devices: $(cat "$tmp/out")"
+"$CTL" -n rule add n family ip hook forward iif 'x\,y' oif 'p\x5c' \
+	window 100 >"$tmp/out" 2>&1 || true
+grep -qxF '  DDF_A_IIFNAME "x,y"' "$tmp/out" &&
+	grep -qxF '  DDF_A_OIFNAME "p\"' "$tmp/out" && ok ||
+	bad "iif 'x\\,y' oif 'p\\x5c': $(cat "$tmp/out")"
+"$CTL" -n xdp attach dev 'e\,1' rule r >"$tmp/out" 2>&1 || true
+grep -q '^xdp attach dev e,1 rule r ' "$tmp/out" && ok ||
+	bad "xdp attach dev 'e\\,1': $(cat "$tmp/out")"
+printf '%s\n' 'rule add n family netdev hook none dev a\,b,c\\d window 100' \
+	'xdp attach dev a\x2cb rule n' | "$CTL" -n restore >"$tmp/out" 2>&1 ||
+	true
+grep -qxF '      DDF_DEV_A_NAME "a,b"' "$tmp/out" &&
+	grep -q '^xdp attach dev a,b rule n ' "$tmp/out" && ok ||
+	bad "restore of escaped devices: $(cat "$tmp/out")"
+# what the kernel's dev_valid_name() refuses (its isspace() has \v \f \r
+# and 0xa0), and escapes that are none
+while IFS='|' read -r want dev; do
+	if "$CTL" -n rule add n family netdev dev "$(printf "$dev")" window 100 \
+		>"$tmp/out" 2>"$tmp/err"; then
+		bad "dev '$dev' was taken: $(cat "$tmp/out")"
+	else
+		grep -qF -- "$want" "$tmp/err" && ok ||
+			bad "dev '$dev' does not say '$want': $(cat "$tmp/err")"
+	fi
+done <<'LIST'
+is not an interface name|a\vb
+is not an interface name|a\fb
+is not an interface name|a\rb
+is not an interface name|a\240b
+is not an interface name|a\\x20b
+is not an interface name|a\\x2fb
+is not an interface name|\\x2e
+is not an interface name|a\\x41bcdefghijklmno
+a backslash starts|a\\qb
+a backslash starts|a\\x00
+a backslash starts|a\\x4
+a backslash starts|ab\\
+names a\x2cb twice|a\\,b,a\\x2cb
 LIST
 
 # Test that hash siphash24 travels as DDF_FILTER_A_HASH, and that the

@@ -1066,6 +1066,9 @@ int main(void)
 		"n6 family ip decap vxlan window 1k",
 		"n7 key saddr,dport decap geneve:6090,vxlan window 1k",
 		"n8 family ip6 hook output oif eth2 decap gtpu window 1k",
+		/* device names of bytes the words escape */
+		"n9 family netdev dev a\\,b,c\\\\d,\\x01\\xff,#\"',\\x2c window 1k",
+		"n10 family ip hook forward iif x\\,y oif \\x7f\\x80\\x5c window 1k",
 		/* tunes: the saved shape is restored, whatever the default */
 		"tu1 window 100k tune memory",
 		"tu2 window 1M fpr 1e-9 tune speed",

@@ -146,9 +146,6 @@ int parse_family(const char *s, uint8_t *family);
 /* NFPROTO_NETDEV, for the files that cannot include linux/netfilter.h */
 bool family_netdev(uint8_t family);
 int parse_hook(const char *s);
-int parse_ifname(const char *kw, const char *s, char *out);
-/* dev DEV[,DEV...]: at most DDF_DEVS_MAX, each named once */
-int parse_devs(const char *s, struct ddf_rule_spec *r);
 int parse_decap(const char *s, struct ddf_key_spec *k);
 int check_link(struct ddf_rule_spec *r, const struct rule_words *w);
 /* the first word of list whose table value has a bit of bits, or NULL */
@@ -156,6 +153,16 @@ const char *list_word(const char *list, const struct ddf_word *t,
 		      uint32_t bits, char *buf, size_t size);
 /* "vxlan:8472,gre": the tunnels of k, their ports when not the default */
 void print_decap(FILE *out, const struct ddf_key_spec *k);
+
+/*
+ * ifname.c: device names in words, with the escapes \\ (a backslash), \,
+ * (a comma) and \xHH (any byte), which save writes for the bytes outside
+ * printable ASCII; kw names the word in the sentences
+ */
+int parse_ifname(const char *kw, const char *s, char *out);
+/* dev DEV[,DEV...]: at most DDF_DEVS_MAX, each named once */
+int parse_devs(const char *s, struct ddf_rule_spec *r);
+void print_ifname(FILE *out, const char *name);
 
 /* size.c */
 int ddfctl_size_filter(struct ddf_filter_req *f);

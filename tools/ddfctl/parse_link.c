@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The words of a rule that say where it sits and how much of a frame its
- * key sees: the family and its hooks, the device of a family netdev rule,
- * the link-layer ignore words (vlan, mac), key frame, and the tunnels the
- * key opens (decap). They depend on each other (a hook word means
+ * key sees: the family and its hooks, the link-layer ignore words (vlan,
+ * mac), key frame, and the tunnels the key opens (decap); the devices'
+ * names are ifname.c's. They depend on each other (a hook word means
  * something only in its family), so parse.c keeps them as given and
  * check_link() judges them together once every word is read.
  */
@@ -82,49 +82,6 @@ int parse_hook(const char *s)
 		return ddfctl_err("hook: '%s' is not prerouting, input, forward, output, postrouting, ingress, egress or none",
 				  s);
 	return 0;
-}
-
-/* iif, oif, dev: a name the kernel takes for a device (dev_valid_name) */
-int parse_ifname(const char *kw, const char *s, char *out)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 15 || !strcmp(s, ".") || !strcmp(s, "..") ||
-	    strpbrk(s, "/: \t\n"))
-		return ddfctl_err("%s: '%s' is not an interface name (1 to 15 bytes, no '/', ':' or space)",
-				  kw, s);
-	memcpy(out, s, n + 1);
-	return 0;
-}
-
-int parse_devs(const char *s, struct ddf_rule_spec *r)
-{
-	const char *p = s;
-	char name[32];
-
-	r->ndevs = 0;
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		if (r->ndevs == DDF_DEVS_MAX)
-			return ddfctl_err("dev: '%s' names more than %d devices, the most one rule takes",
-					  s, DDF_DEVS_MAX);
-		if (n >= sizeof(name))
-			n = sizeof(name) - 1;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		if (parse_ifname("dev", name, r->devs[r->ndevs]))
-			return -1;
-		for (unsigned int i = 0; i < r->ndevs; i++)
-			if (!strcmp(r->devs[i], name))
-				return ddfctl_err("dev: '%s' names %s twice", s,
-						  name);
-		r->ndevs++;
-		p += strcspn(p, ",");
-		if (!*p)
-			return 0;
-		p++;
-	}
 }
 
 const char *list_word(const char *list, const struct ddf_word *t,

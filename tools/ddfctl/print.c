@@ -641,8 +641,10 @@ static void print_place(FILE *out, const struct ddf_rule_spec *r)
 {
 	fprintf(out, "family %s hook %s", family_name(r->family) ?: "?",
 		hook_name(r->family, r->hook) ?: "?");
-	for (unsigned int i = 0; i < r->ndevs; i++)
-		fprintf(out, "%s%s", i ? "," : " dev ", r->devs[i]);
+	for (unsigned int i = 0; i < r->ndevs; i++) {
+		fputs(i ? "," : " dev ", out);
+		print_ifname(out, r->devs[i]);
+	}
 }
 
 /*
@@ -690,10 +692,14 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 	fprintf(out, "rule add %s ", r->name);
 	print_place(out, r);
 	fprintf(out, " priority %d", r->priority);
-	if (r->iif[0])
-		fprintf(out, " iif %s", r->iif);
-	if (r->oif[0])
-		fprintf(out, " oif %s", r->oif);
+	if (r->iif[0]) {
+		fputs(" iif ", out);
+		print_ifname(out, r->iif);
+	}
+	if (r->oif[0]) {
+		fputs(" oif ", out);
+		print_ifname(out, r->oif);
+	}
 	if (r->l4proto)
 		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
 	fputc(' ', out);
@@ -789,10 +795,14 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 		fputs(" (gone: re-attaches when a device of that name appears)",
 		      out);
 	fprintf(out, " priority %d", r->priority);
-	if (r->iif[0])
-		fprintf(out, " iif %s", r->iif);
-	if (r->oif[0])
-		fprintf(out, " oif %s", r->oif);
+	if (r->iif[0]) {
+		fputs(" iif ", out);
+		print_ifname(out, r->iif);
+	}
+	if (r->oif[0]) {
+		fputs(" oif ", out);
+		print_ifname(out, r->oif);
+	}
 	if (r->l4proto)
 		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
 	fputs("\n    ", out);

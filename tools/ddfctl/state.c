@@ -79,12 +79,14 @@ void state_print(FILE *out, const struct restore_set *s)
 	for (size_t i = 0; i < s->nx; i++) {
 		const struct restore_xdp *x = &s->x[i];
 
+		fputs(x->rule[0] ? "xdp attach dev " : "# dev ", out);
+		print_ifname(out, x->dev);
 		if (x->rule[0])
-			fprintf(out, "xdp attach dev %s rule %s mode %s\n",
-				x->dev, x->rule, mode_word(x->mode));
+			fprintf(out, " rule %s mode %s\n", x->rule,
+				mode_word(x->mode));
 		else
-			fprintf(out, "# dev %s has ddf's XDP program of rule id %u, which is gone: not saved\n",
-				x->dev, x->rule_id);
+			fprintf(out, " has ddf's XDP program of rule id %u, which is gone: not saved\n",
+				x->rule_id);
 	}
 }
 
