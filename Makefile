@@ -119,6 +119,13 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
 		$(CTL_LIBS) -o $@
 
+# save then restore over generated states of the rules' devices
+$(B)/ddfctl_save_tests: tests/tools/test_save_states.c $(CTL_SRCS) \
+		$(CTL_HDRS) $(B)/libddf_core.a
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
+		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
+		$(CTL_LIBS) -o $@
+
 # ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
 $(B)/ddfctl_prom_tests: tests/tools/test_prom.c tests/tools/rule_reply.c \
 		tests/tools/rule_reply.h $(CTL_SRCS) $(CTL_HDRS) \
@@ -206,10 +213,12 @@ $(B)/replay-port1.pcap: $(B)/ddf_pcapgen
 	$(B)/ddf_pcapgen ports $@ $(B)/replay-port2.pcap >/dev/null
 
 check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
+		$(B)/ddfctl_save_tests \
 		$(B)/ddf_pcapgen $(B)/ddf_advisegen $(B)/robust/ddf_craft \
 		$(B)/ddfctl_prom_tests $(B)/ddfctl_json_tests $(B)/asan/ddfctl \
 		$(B)/asan/ddfctl_xdp_tests
 	$(B)/ddfctl_msg_tests
+	$(B)/ddfctl_save_tests
 	tests/tools/test_ddfctl.sh $(B)
 	tests/tools/test_prom.sh $(B)
 	tests/tools/test_json.sh $(B)

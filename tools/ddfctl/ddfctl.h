@@ -276,6 +276,8 @@ struct restore_rule {
 	bool left_out; /* --wait: a device of it is not here */
 	uint32_t id; /* the kernel's rule: DDF_A_ID */
 	struct ddf_rule_spec rule;
+	/* the kernel's: the names its devices have now, "" for a gone one */
+	char dev_now[DDF_DEVS_MAX][16];
 };
 
 /* xdp attach dev DEV rule NAME [mode native|generic] */
@@ -283,6 +285,7 @@ struct restore_xdp {
 	unsigned int line;
 	bool left_out;
 	char dev[16];
+	char saved[16]; /* the kernel's: dev as its rule's line names it */
 	char rule[DDF_NAME_MAX]; /* the kernel's: "" when its rule is gone */
 	uint32_t rule_id; /* the kernel's: the number it was loaded with */
 	int mode; /* 0: native, else generic; 1: native; 2: generic */
@@ -315,6 +318,12 @@ struct restore_step {
 struct restore_rule *restore_new_rule(struct restore_set *s);
 struct restore_xdp *restore_new_xdp(struct restore_set *s);
 int restore_read(FILE *in, struct restore_set *s);
+/*
+ * text (one line and its newline) into s as restore reads a line of a file;
+ * -1 after saying why restore would refuse it, s then as it was
+ */
+int restore_add_line(const char *cmd, const char *text, unsigned int lineno,
+		     struct restore_set *s);
 /* the file (NULL or "-": stdin) into s, for cmd ("restore", "apply") */
 int restore_read_file(const char *cmd, const char *path, struct restore_set *s);
 /*
@@ -337,7 +346,12 @@ int cmd_restore(int argc, char **argv);
 
 /* state.c: the rules and XDP programs of the namespace; save and apply */
 int state_fetch(struct restore_set *s);
-void state_print(FILE *out, const struct restore_set *s);
+/* a rule as the kernel reports it, and a device with ddf's XDP program */
+int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri);
+int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,
+		  int mode);
+/* save's lines; the number of those written as comments (restore refuses) */
+int state_print(FILE *out, const struct restore_set *s);
 int cmd_save(int argc, char **argv);
 /* the steps that make now (the kernel's) into want (a file) */
 struct apply_plan {

@@ -168,6 +168,28 @@ static int restore_line(const char *cmd, char *line, unsigned int lineno,
 	return 0;
 }
 
+int restore_add_line(const char *cmd, const char *text, unsigned int lineno,
+		     struct restore_set *s)
+{
+	size_t len = strlen(text), n = s->n, nx = s->nx;
+	char line[RESTORE_LINE_MAX];
+
+	/* as read_lines() would read it: one line, of its length */
+	if (len > RESTORE_LINE_MAX - 1 ||
+	    (len == RESTORE_LINE_MAX - 1 && text[len - 1] != '\n'))
+		return ddfctl_err("%s: line %u is longer than %d bytes", cmd,
+				  lineno, RESTORE_LINE_MAX - 2);
+	if (strcspn(text, "\n") + 1 < len)
+		return ddfctl_err("%s: line %u: a name in it holds a newline, which cuts it in two",
+				  cmd, lineno);
+	memcpy(line, text, len + 1);
+	if (!restore_line(cmd, line, lineno, s))
+		return 0;
+	s->n = n;
+	s->nx = nx;
+	return -1;
+}
+
 static int read_lines(const char *cmd, FILE *in, struct restore_set *s)
 {
 	char line[RESTORE_LINE_MAX];

@@ -24,34 +24,82 @@ static void fetch_restart(void *arg)
 	c->oom = false;
 }
 
+/*
+ * The names save writes for a rule's devices: each one's name now (a gone
+ * one's, the name it waits for). When two have the same name (a device
+ * renamed to the name another of the rule waits for), a line naming both
+ * would be refused, so each renamed device of that rule is written by the
+ * name it joined the rule with instead: the kernel took those all
+ * different.
+ */
+static void saved_devs(const struct ddf_rule_info *ri, struct restore_rule *rr)
+{
+	const struct ddf_rule_spec *r = &ri->rule;
+	bool twice = false;
+
+	for (unsigned int i = 0; i < r->ndevs; i++) {
+		if (ri->devs[i].ifindex)
+			memcpy(rr->dev_now[i], r->devs[i], sizeof(rr->dev_now[i]));
+		for (unsigned int j = 0; j < i; j++)
+			twice |= !strcmp(r->devs[i], r->devs[j]);
+	}
+	for (unsigned int i = 0; twice && i < r->ndevs; i++)
+		if (ri->devs[i].given[0])
+			memcpy(rr->rule.devs[i], ri->devs[i].given,
+			       sizeof(rr->rule.devs[i]));
+}
+
+int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri)
+{
+	struct restore_rule *rr = restore_new_rule(s);
+
+	if (!rr)
+		return -1;
+	rr->id = ri->id;
+	rr->rule = ri->rule;
+	saved_devs(ri, rr);
+	return 0;
+}
+
+/* dev is named as its rule's line names the device: a renamed one may not be */
+int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,
+		  int mode)
+{
+	struct restore_xdp *x = restore_new_xdp(s);
+
+	if (!x)
+		return -1;
+	snprintf(x->dev, sizeof(x->dev), "%s", dev);
+	x->rule_id = rule_id;
+	x->mode = mode;
+	for (size_t i = 0; rule_id && i < s->n; i++) {
+		const struct restore_rule *rr = &s->v[i];
+
+		if (rr->id != rule_id)
+			continue;
+		memcpy(x->rule, rr->rule.name, sizeof(x->rule));
+		for (unsigned int j = 0; j < rr->rule.ndevs; j++)
+			if (!strcmp(rr->dev_now[j], dev))
+				memcpy(x->saved, rr->rule.devs[j],
+				       sizeof(x->saved));
+	}
+	return 0;
+}
+
 static void fetch_rule(const struct ddf_rule_info *ri, void *arg)
 {
 	struct fetch_ctx *c = arg;
-	struct restore_rule *rr = restore_new_rule(c->s);
 
-	if (!rr) {
+	if (state_add_rule(c->s, ri))
 		c->oom = true;
-		return;
-	}
-	rr->id = ri->id;
-	rr->rule = ri->rule;
 }
 
 static void fetch_xdp(const char *dev, uint32_t rule_id, int mode, void *arg)
 {
 	struct fetch_ctx *c = arg;
-	struct restore_xdp *x = restore_new_xdp(c->s);
 
-	if (!x) {
+	if (state_add_xdp(c->s, dev, rule_id, mode))
 		c->oom = true;
-		return;
-	}
-	snprintf(x->dev, sizeof(x->dev), "%s", dev);
-	x->rule_id = rule_id;
-	x->mode = mode;
-	for (size_t i = 0; rule_id && i < c->s->n; i++)
-		if (c->s->v[i].id == rule_id)
-			memcpy(x->rule, c->s->v[i].rule.name, sizeof(x->rule));
 }
 
 int state_fetch(struct restore_set *s)
@@ -72,40 +120,6 @@ static const char *mode_word(int mode)
 	return mode == 2 ? "generic" : "native";
 }
 
-void state_print(FILE *out, const struct restore_set *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		print_rule_line(out, &s->v[i].rule);
-	for (size_t i = 0; i < s->nx; i++) {
-		const struct restore_xdp *x = &s->x[i];
-
-		fputs(x->rule[0] ? "xdp attach dev " : "# dev ", out);
-		print_ifname(out, x->dev);
-		if (x->rule[0])
-			fprintf(out, " rule %s mode %s\n", x->rule,
-				mode_word(x->mode));
-		else
-			fprintf(out, " has ddf's XDP program of rule id %u, which is gone: not saved\n",
-				x->rule_id);
-	}
-}
-
-int cmd_save(int argc, char **argv)
-{
-	struct ddf_cmd_req req = { .op = OP_SAVE };
-	struct restore_set s;
-
-	if (argc)
-		return ddfctl_err("save: '%s' is not expected", argv[0]);
-	if (ddfctl_dry_run)
-		return ddfctl_run(&req);
-	if (state_fetch(&s))
-		return -1;
-	state_print(stdout, &s);
-	restore_free(&s);
-	return 0;
-}
-
 /* r's line as save writes it: two rules are the same when it is */
 static char *rule_text(const struct ddf_rule_spec *r)
 {
@@ -118,6 +132,138 @@ static char *rule_text(const struct ddf_rule_spec *r)
 	print_rule_line(f, r);
 	fclose(f);
 	return text;
+}
+
+/* the device of x as save's xdp line names it */
+static const char *line_dev(const struct restore_xdp *x)
+{
+	return x->saved[0] ? x->saved : x->dev;
+}
+
+/*
+ * Whether restore read the line just added to check as rule name, or as
+ * the program of rule name on dev: a name another client gave may begin
+ * with a space, which the words of a line do not keep.
+ */
+static bool read_as(struct restore_set *check, const char *name,
+		    const char *dev)
+{
+	const struct restore_xdp *x = dev ? &check->x[check->nx - 1] : NULL;
+
+	if (x ? !strcmp(x->rule, name) && !strcmp(x->dev, dev) :
+		!strcmp(check->v[check->n - 1].rule.name, name))
+		return true;
+	if (x)
+		check->nx--;
+	else
+		check->n--;
+	return false;
+}
+
+/*
+ * A line of save (of rule name, or of its program on dev), checked as
+ * restore reads it (check: the lines so far). One it would refuse or read
+ * as another (a rule named by another client as ddfctl cannot, a program
+ * on a device its rule's line does not name) is written as a comment,
+ * its bytes outside printable ASCII as \xHH, and counted.
+ */
+static int put_line(FILE *out, const char *text, unsigned int lineno,
+		    struct restore_set *check, const char *name,
+		    const char *dev)
+{
+	if (!text) {
+		ddfctl_err("save: out of memory");
+		return 1;
+	}
+	if (!restore_add_line("save", text, lineno, check)) {
+		if (read_as(check, name, dev)) {
+			fputs(text, out);
+			return 0;
+		}
+		ddfctl_err("save: line %u: restore would read it with another name",
+			   lineno);
+	}
+	ddfctl_err("save: line %u is written as a comment", lineno);
+	fputs("# not saved (restore refuses it): ", out);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '\n' && !p[1])
+			break;
+		if (*p < ' ' || *p >= 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('\n', out);
+	return 1;
+}
+
+static char *xdp_text(const struct restore_xdp *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fputs(x->rule[0] ? "xdp attach dev " : "# dev ", f);
+	print_ifname(f, line_dev(x));
+	if (x->rule[0])
+		fprintf(f, " rule %s mode %s\n", x->rule, mode_word(x->mode));
+	else
+		fprintf(f, " has ddf's XDP program of rule id %u, which is gone: not saved\n",
+			x->rule_id);
+	fclose(f);
+	return text;
+}
+
+int state_print(FILE *out, const struct restore_set *s)
+{
+	struct restore_set check = { 0 };
+	unsigned int lineno = 0;
+	int refused = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		char *text = rule_text(&s->v[i].rule);
+
+		refused += put_line(out, text, ++lineno, &check,
+				    s->v[i].rule.name, NULL);
+		free(text);
+	}
+	for (size_t i = 0; i < s->nx; i++) {
+		const struct restore_xdp *x = &s->x[i];
+		char *text = xdp_text(x);
+
+		if (text && !x->rule[0]) {
+			fputs(text, out);
+			lineno++;
+		} else {
+			refused += put_line(out, text, ++lineno, &check,
+					    x->rule, line_dev(x));
+		}
+		free(text);
+	}
+	restore_free(&check);
+	return refused;
+}
+
+int cmd_save(int argc, char **argv)
+{
+	struct ddf_cmd_req req = { .op = OP_SAVE };
+	struct restore_set s;
+	int refused;
+
+	if (argc)
+		return ddfctl_err("save: '%s' is not expected", argv[0]);
+	if (ddfctl_dry_run)
+		return ddfctl_run(&req);
+	if (state_fetch(&s))
+		return -1;
+	refused = state_print(stdout, &s);
+	restore_free(&s);
+	if (refused)
+		return ddfctl_err("save: %d line%s that restore would refuse written as comments",
+				  refused, refused == 1 ? "" : "s");
+	return 0;
 }
 
 static bool same_rule(const struct ddf_rule_spec *a,
@@ -170,7 +316,7 @@ static bool xdp_stays(const struct restore_xdp *x, const struct restore_set *now
 	for (size_t i = 0; i < want->nx; i++) {
 		const struct restore_xdp *w = &want->x[i];
 
-		if (!strcmp(w->dev, x->dev) && !strcmp(w->rule, x->rule) &&
+		if (!strcmp(w->dev, line_dev(x)) && !strcmp(w->rule, x->rule) &&
 		    (!w->mode || w->mode == x->mode))
 			return true;
 	}
@@ -233,7 +379,7 @@ int apply_plan(const struct restore_set *now, const struct restore_set *want,
 		bool stays = false;
 
 		for (size_t j = 0; j < now->nx && !stays; j++)
-			stays = !strcmp(now->x[j].dev, w->dev) &&
+			stays = !strcmp(line_dev(&now->x[j]), w->dev) &&
 				xdp_stays(&now->x[j], now, want);
 		if (w->left_out || stays)
 			continue;
