@@ -32,6 +32,9 @@ set -eu
 : "${DDF_SOAK:=0}"
 : "${DDF_TEST_TIMEOUT:=600}"
 : "${DDF_VM_MEM:=1024}"
+# The debug VM of the robustness suites: robust/rtnl.sh builds rules of a
+# third of its free memory, long enough to probe other requests meanwhile.
+: "${DDF_VM_MEM_ROBUST:=2048}"
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
 : "${DDF_VM_STOCK_JOBS:=2}"
@@ -531,7 +534,8 @@ debug_lane() {
 		esac
 	done
 	if [ "$DDF_VM_DEBUG_JOBS" -lt 2 ] || [ -z "$netns" ]; then
-		check "$2" "$1/bzImage" "$1/build" - "$DDF_VM_SMP_DEBUG" \
+		DDF_VM_MEM=$DDF_VM_MEM_ROBUST check "$2" "$1/bzImage" \
+			"$1/build" - "$DDF_VM_SMP_DEBUG" \
 			"$DDF_VM_TIMEOUT_DEBUG" kasan_multi_shot "$kunit_tool"
 		return
 	fi
@@ -549,6 +553,7 @@ debug_lane() {
 			echo "$lane: $2-$g"
 			if [ $g = robust ]; then
 				tests=$robust smp=$DDF_VM_SMP_DEBUG kunit=$kunit_tool k=1
+				DDF_VM_MEM=$DDF_VM_MEM_ROBUST
 			else
 				tests=$netns smp=$DDF_VM_SMP_DEBUG_NETNS kunit=- k=0
 			fi

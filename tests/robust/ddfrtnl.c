@@ -13,6 +13,15 @@
  *	this process ran again, whatever held it). A line per kind (noop,
  *	mtu, updown, sleep):
  *	  KIND ops N max_us X p50_us Y p99_us Z over_10ms W
+ *   ddfrtnl probe DEV KB READY
+ *	Three requests from this namespace, started together (a process
+ *	each, forked ahead) once MemAvailable has fallen KB kB below what it
+ *	was when READY was written: an MTU change of DEV (RTNL), a dump of
+ *	MPTCP's endpoints (a generic netlink family without parallel ops, so
+ *	genl_mutex) and of ddf's rules (its family looked up first, as
+ *	ddfctl does). A line each, times on CLOCK_REALTIME in us (bash's
+ *	EPOCHREALTIME): "start US" when the fall was seen, then "NAME US"
+ *	as each request ends (mtu, mptcp, ddf).
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -26,6 +35,9 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <libmnl/libmnl.h>
+#include <linux/ddf.h>
+#include <linux/genetlink.h>
+#include <linux/mptcp.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <sched.h>
@@ -35,6 +47,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,6 +206,190 @@ static int cmd_time(const char *dev, long ms, long gap_us)
 	return 0;
 }
 
+static uint64_t real_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static long mem_available_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	if (kb < 0)
+		die("MemAvailable");
+	return kb;
+}
+
+/* Run one request, or a dump to its end; exits on any error. */
+static void nl_talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
+		    mnl_cb_t cb, void *data, const char *what)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	unsigned int portid = mnl_socket_get_portid(nl);
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die(what);
+	do {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0)
+			die(what);
+		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
+	} while (ret > 0);
+	if (ret < 0)
+		die(what);
+}
+
+static struct nlmsghdr *genl_put(char *buf, uint16_t type, uint16_t flags,
+				 uint8_t cmd, uint8_t version)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = 1;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
+}
+
+static int family_id_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+		*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static int family_id_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_id_attr,
+			      data);
+}
+
+static int ignore_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_OK;
+}
+
+/* A dump of a generic netlink family's cmd, the family looked up first. */
+static void genl_dump(const char *family, uint8_t cmd, uint8_t version)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	struct nlmsghdr *nlh;
+	uint16_t id = 0;
+
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("generic netlink socket");
+	nlh = genl_put(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	nl_talk(nl, nlh, family_id_cb, &id, family);
+	if (!id) {
+		errno = ENOENT;
+		die(family);
+	}
+	nlh = genl_put(buf, id, NLM_F_DUMP, cmd, version);
+	nl_talk(nl, nlh, ignore_cb, NULL, family);
+	mnl_socket_close(nl);
+}
+
+static void probe_one(int which, int ifindex, unsigned int mtu)
+{
+	static const char *const names[] = { "mtu", "mptcp", "ddf" };
+	struct mnl_socket *nl;
+
+	switch (which) {
+	case 0:
+		nl = mnl_socket_open(NETLINK_ROUTE);
+		if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+			die("rtnetlink socket");
+		setlink(nl, ifindex, MTU, 0, mtu, 1);
+		mnl_socket_close(nl);
+		break;
+	case 1:
+		genl_dump(MPTCP_PM_NAME, MPTCP_PM_CMD_GET_ADDR, MPTCP_PM_VER);
+		break;
+	default:
+		genl_dump(DDF_GENL_NAME, DDF_CMD_GET, DDF_GENL_VERSION);
+	}
+	printf("%s %llu\n", names[which], (unsigned long long)real_us());
+	fflush(stdout);
+}
+
+/*
+ * The requests' processes are forked ahead, each waiting on the pipe, so
+ * that what is timed after the fall is the requests, not starting them.
+ */
+static int cmd_probe(const char *dev, long kb, const char *ready)
+{
+	unsigned int mtu;
+	int go[2], ifindex, up, i, status, bad = 0;
+	uint64_t end;
+	long base;
+	FILE *f;
+	char c;
+
+	ifindex = if_nametoindex(dev);
+	if (!ifindex)
+		die(dev);
+	dev_state(dev, &up, &mtu);
+	if (pipe(go))
+		die("pipe");
+	fflush(stdout);
+	for (i = 0; i < 3; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			probe_one(i, ifindex, mtu == 1400 ? 1401 : 1400);
+			_exit(0);
+		}
+	}
+	close(go[0]);
+	base = mem_available_kb();
+	f = fopen(ready, "w");
+	if (!f || fclose(f))
+		die(ready);
+	end = now_ns() + 60 * 1000000000ull;
+	while (base - mem_available_kb() < kb)
+		if (now_ns() > end) {
+			fprintf(stderr, "ddfrtnl: MemAvailable did not fall by %ld kB in 60 s\n",
+				kb);
+			close(go[1]); /* the requests' processes end unsent */
+			while (wait(&status) > 0)
+				;
+			return 1;
+		}
+	printf("start %llu\n", (unsigned long long)real_us());
+	fflush(stdout);
+	if (write(go[1], "go!", 3) != 3)
+		die("pipe");
+	close(go[1]);
+	for (i = 0; i < 3; i++)
+		if (wait(&status) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			bad = 1;
+	return bad;
+}
+
 static void write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -227,8 +424,10 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "time"))
 		return cmd_time(argv[2], atol(argv[3]),
 				argc > 4 ? atol(argv[4]) : 1000);
+	if (argc == 5 && !strcmp(argv[1], "probe"))
+		return cmd_probe(argv[2], atol(argv[3]), argv[4]);
 	if (argc >= 3 && !strcmp(argv[1], "nobody"))
 		return cmd_nobody(argv + 2);
-	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl nobody CMD [ARG...]\n");
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl nobody CMD [ARG...]\n");
 	return 2;
 }
