@@ -84,13 +84,20 @@ grep -q '^rule add sel family ip hook forward priority 0 iif i\\,f oif o\\\\x ' 
 	"$tmp/fresh" || fail "the saved line of rule sel"
 passed "save escapes a comma, a backslash and bytes outside ASCII"
 
+# rename OLD NEW: down first, as 6.1 renames no device that is up
+rename() {
+	N ip link set down dev "$1"
+	N ip link set "$1" name "$2"
+	N ip link set up dev "$2"
+}
+
 # The states: a2 deleted (its port waits for a2), a1 renamed a2 (the name
 # that port waits for: two ports named a2), a3 moved to $other, b\s
 # renamed.
 N ip link del a2
-N ip link set a1 name a2
+rename a1 a2
 N ip link set a3 netns "$other"
-N ip link set "$bslash" name 'r#"x'
+rename "$bslash" 'r#"x'
 N ddfctl show multi
 N ddfctl -j show multi >"$tmp/json"
 expect_eq "$(grep -o '"state": "[a-z]*"' "$tmp/json" | tr '\n' ' ')" \
