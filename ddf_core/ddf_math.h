@@ -92,6 +92,17 @@ static inline double ddf_pow(double x, double y)
 	return ddf_exp(y * ddf_log(x));
 }
 
+/* x to a whole power, by squaring: a few products, where ddf_pow() sums series */
+static inline double ddf_powu(double x, uint32_t n)
+{
+	double r = 1.0;
+
+	for (; n; n >>= 1, x *= x)
+		if (n & 1)
+			r *= x;
+	return r;
+}
+
 static inline double ddf_sqrt(double x)
 {
 	double r;

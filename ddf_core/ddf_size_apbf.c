@@ -87,7 +87,7 @@ double ddf_apbbf_segment_fpr(uint64_t blocks, uint32_t B, uint32_t b,
 	uint32_t top = (uint32_t)(lam + 12.0 * ddf_sqrt(lam) + 40.0);
 
 	for (uint32_t load = 0; load <= top; load++) {
-		sum += pr * ddf_pow(1.0 - ql, b);
+		sum += pr * ddf_powu(1.0 - ql, b);
 		ql *= q;
 		pr *= lam / (load + 1);
 	}
