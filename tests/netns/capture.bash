@@ -116,7 +116,20 @@ same_bytes() {
 
 # rule_ctr NS RULE WORD: a counter of a ddf rule (ddfctl stats)
 rule_ctr() {
-	ip netns exec "$1" ddfctl stats "$2" | sed -n "s/.* $3 \([0-9]*\).*/\1/p"
+	in_ns "$1" ddfctl stats "$2" | sed -n "s/.* $3 \([0-9]*\).*/\1/p"
+}
+
+# rule_ctrs NS RULE: ctr[WORD] for each counter of the rule's own line of
+# ddfctl stats (packets bytes duplicates dropped marked unparsed), one read
+declare -A ctr
+rule_ctrs() {
+	local out w i
+	out=$(in_ns "$1" ddfctl stats "$2")
+	# shellcheck disable=SC2206
+	w=(${out%%$'\n'*})
+	[[ ${w[0]} == "$2:" ]] || fail "ddfctl stats $2: $out"
+	ctr=()
+	for ((i = 1; i + 1 < ${#w[@]}; i += 2)); do ctr[${w[i]}]=${w[i + 1]}; done
 }
 
 # mirror SCENARIO [-D]: every frame of its sent.pcap out of s0, as it is;

@@ -290,7 +290,7 @@ bad=(
 	"exact|rule add x filter exact window 10 cpus 2"
 	"8192|rule add x window 10 cpus 8193"
 )
-before=$(ip netns exec "$rcv" ddfctl save)
+before=$(in_ns "$rcv" ddfctl save)
 expect_eq "$(grep -c '^rule add' <<<"$before")" 2 "rules saved before"
 # apbf and apbbf rules are sized for the kernel's CPUs (batched tickets)
 cpus=$(($(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1))
@@ -299,13 +299,13 @@ for row in "${bad[@]}"; do
 	want=${row%%|*}
 	cmd=${row#*|}
 	# shellcheck disable=SC2086
-	if out=$(ip netns exec "$rcv" ddfctl $cmd 2>&1); then
+	if out=$(in_ns "$rcv" ddfctl $cmd 2>&1); then
 		fail "ddfctl $cmd succeeded"
 	fi
 	pretty rcv "ddfctl $cmd: $out"
 	grep -qiF -- "$want" <<<"$out" || fail "ddfctl $cmd: '$out' does not say '$want'"
 done
-expect_eq "$(ip netns exec "$rcv" ddfctl save)" "$before" "rules after the bad commands"
+expect_eq "$(in_ns "$rcv" ddfctl save)" "$before" "rules after the bad commands"
 R ddfctl rule flush
 passed "${#bad[@]} bad commands refused, rules unchanged"
 

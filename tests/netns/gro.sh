@@ -152,7 +152,7 @@ add_port "$tmp/err"
 expect_eq "$(cat "$tmp/err")" "" "rule add's stderr, GRO off"
 R ddfctl show 2>"$tmp/err" >/dev/null
 expect_eq "$(cat "$tmp/err")" "" "show's stderr, GRO off"
-json=$(ip netns exec "$rcv" ddfctl -j show port 2>"$tmp/err")
+json=$(in_ns "$rcv" ddfctl -j show port 2>"$tmp/err")
 expect_eq "$(cat "$tmp/err")" "" "show -j's stderr, GRO off"
 [[ $json == *'"name": "m0", '*'"gro": false}]'* ]] || fail "show -j, GRO off: $json"
 passed "GRO off: no warning, and JSON has \"gro\": false"
@@ -177,12 +177,12 @@ pretty rcv "stderr: $(cat "$tmp/err")"
 expect_eq "$(cat "$tmp/err")" "$warning" "rule add's stderr, GRO on"
 for args in show "show port" "-j show" "-j show port"; do
 	# shellcheck disable=SC2086
-	out=$(ip netns exec "$rcv" ddfctl $args 2>"$tmp/err")
+	out=$(in_ns "$rcv" ddfctl $args 2>"$tmp/err")
 	expect_eq "$(cat "$tmp/err")" "$warning" "ddfctl $args's stderr, GRO on"
 	[[ $out != *warning* ]] || fail "ddfctl $args's stdout has the warning"
 done
 [[ $out == *'"name": "m0", '*'"gro": true}]'* ]] || fail "show -j, GRO on: $out"
-out=$(ip netns exec "$rcv" ddfctl save 2>"$tmp/err")
+out=$(in_ns "$rcv" ddfctl save 2>"$tmp/err")
 expect_eq "$(cat "$tmp/err")" "" "save's stderr"
 [[ $out == "rule add port family netdev hook ingress dev m0 "* &&
 	$out != *$'\n'* ]] || fail "save's stdout: $out"

@@ -64,13 +64,13 @@ frames() {
 
 # jshow RULE KEY: a number of ddfctl -j show RULE
 jshow() {
-	ip netns exec "$rcv" ddfctl -j show "$1" |
+	in_ns "$rcv" ddfctl -j show "$1" |
 		sed -n "s/.*\"$2\": *\([0-9]*\).*/\1/p"
 }
 
 # dev_of RULE: the device name ddfctl -j show gives
 dev_of() {
-	ip netns exec "$rcv" ddfctl -j show "$1" |
+	in_ns "$rcv" ddfctl -j show "$1" |
 		sed -n 's/.*"dev": *"\([^"]*\)".*/\1/p'
 }
 
@@ -91,7 +91,7 @@ for dev in nope s0; do
 	fi
 	pretty rcv "$(cat "$tmp/err")"
 	grep -q device "$tmp/err" || fail "the error does not say it is the device"
-	expect_eq "$(ip netns exec "$rcv" ddfctl save | grep -c .)" 0 \
+	expect_eq "$(in_ns "$rcv" ddfctl save | grep -c .)" 0 \
 		"rules after a refused add"
 done
 passed "an unknown device, and one of another namespace, are refused"
@@ -165,7 +165,7 @@ S ddfctl rule add out family netdev hook egress dev s0 window 100000 \
 	action count
 frames s0 25
 S ddfctl stats out
-out=$(ip netns exec "$snd" ddfctl stats out)
+out=$(in_ns "$snd" ddfctl stats out)
 [[ $out =~ \ packets\ ([0-9]+)\ .*\ duplicates\ ([0-9]+)\  ]] ||
 	fail "no counters: $out"
 expect_eq "${BASH_REMATCH[1]}" 50 "frames out of s0"

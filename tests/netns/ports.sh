@@ -67,11 +67,11 @@ singles() {
 
 # rctr RULE WORD: the rule's counter; dctr RULE DEV WORD: a device's
 rctr() {
-	ip netns exec "$rcv" ddfctl stats "$1" |
+	in_ns "$rcv" ddfctl stats "$1" |
 		sed -n "1s/.* $2 \([0-9]*\).*/\1/p"
 }
 dctr() {
-	ip netns exec "$rcv" ddfctl stats "$1" |
+	in_ns "$rcv" ddfctl stats "$1" |
 		sed -n "s/^    dev $2:.* $3 \([0-9]*\).*/\1/p"
 }
 

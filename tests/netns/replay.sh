@@ -269,11 +269,11 @@ same_verdicts_ports() {
 	awk '{ v = $2; if (v != "new" && v != "duplicate") v = "none"
 	       print $1, v, $4, $5 }' "$tmp/plog" >"$tmp/poffline"
 	pretty rcv2 "ddfctl rule add $name $*"
-	ip netns exec "$rcv2" ddfctl rule add "$name" "$@"
+	in_ns "$rcv2" ddfctl rule add "$name" "$@"
 	ip netns exec "$rcv2" bash -c "kernel_verdicts_ports $name" \
 		<"$tmp/poffline" >"$tmp/pkernel" ||
 		fail "rule $name: the packets could not be sent one by one"
-	ip netns exec "$rcv2" ddfctl stats "$name" | tee "$tmp/pstats" >&3
+	in_ns "$rcv2" ddfctl stats "$name" | tee "$tmp/pstats" >&3
 	cut -d' ' -f1,2 "$tmp/poffline" >"$tmp/pverdicts"
 	if ! cmp -s "$tmp/pkernel" "$tmp/pverdicts"; then
 		echo "packet, kernel, ddfctl replay:" >&2
@@ -295,7 +295,7 @@ same_verdicts_ports() {
 				fail "rule $name: q$i counted '$got', replay's file $i '$want'"
 		done
 	fi
-	ip netns exec "$rcv2" ddfctl rule del "$name"
+	in_ns "$rcv2" ddfctl rule del "$name"
 	total=$((total + $(wc -l <"$tmp/plog")))
 	rules=$((rules + 1))
 	echo "$name: two ports, $(grep -c ' duplicate$' "$tmp/pkernel") duplicates," \

@@ -103,9 +103,10 @@ ingress() {
 	expect_eq "${got[$s-$v-port]}" "$n" "$s, $v: frames a tcpdump on the port saw"
 	same_bytes "$tmp/$s-$v.pcap" "$tmp/$s/kept-$v.pcap" "$s, $v"
 	R ddfctl stats span
-	expect_eq "$(rule_ctr "$rcv" span packets)" "$n" "$s, $v: rule packets"
-	expect_eq "$(rule_ctr "$rcv" span duplicates)" "$d" "$s, $v: rule duplicates"
-	expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "$s, $v: rule dropped"
+	rule_ctrs "$rcv" span
+	expect_eq "${ctr[packets]}" "$n" "$s, $v: rule packets"
+	expect_eq "${ctr[duplicates]}" "$d" "$s, $v: rule duplicates"
+	expect_eq "${ctr[dropped]}" "$d" "$s, $v: rule dropped"
 	R ddfctl rule del span
 	# shellcheck disable=SC2086
 	replay_keeps "$s" "$v" "$tmp/$s/kept-$v.pcap" \
@@ -162,8 +163,9 @@ egress() {
 	expect_eq "${got[$s-$v-egress]}" "$k" "$s, $v at egress: frames on the port"
 	same_bytes "$tmp/$s-$v-egress.pcap" "$tmp/$s/kept-$v.pcap" \
 		"$s, $v at egress"
-	expect_eq "$(rule_ctr "$snd" out packets)" "$n" "$s, $v at egress: rule packets"
-	expect_eq "$(rule_ctr "$snd" out dropped)" "$d" "$s, $v at egress: rule dropped"
+	rule_ctrs "$snd" out
+	expect_eq "${ctr[packets]}" "$n" "$s, $v at egress: rule packets"
+	expect_eq "${ctr[dropped]}" "$d" "$s, $v at egress: rule dropped"
 	S ddfctl rule del out
 	pretty snd "$s, $v at egress: the port got $k of $n frames"
 }

@@ -297,9 +297,10 @@ passed "no rule: tcpdump on $port gets every frame the host sent, on $used RX qu
 # counts WHAT RULE N D: the rule's counters are the generator's numbers
 counts() {
 	wait_ctr "$2" packets "$3"
-	expect_eq "$(rule_ctr "$rcv" "$2" packets)" "$3" "$1: rule packets"
-	expect_eq "$(rule_ctr "$rcv" "$2" duplicates)" "$4" "$1: rule duplicates"
-	expect_eq "$(rule_ctr "$rcv" "$2" dropped)" "$4" "$1: rule dropped"
+	rule_ctrs "$rcv" "$2"
+	expect_eq "${ctr[packets]}" "$3" "$1: rule packets"
+	expect_eq "${ctr[duplicates]}" "$4" "$1: rule duplicates"
+	expect_eq "${ctr[dropped]}" "$4" "$1: rule dropped"
 }
 
 # xdp SCENARIO...: the scenarios one after the other through one rule of
@@ -402,7 +403,7 @@ else
 	# shellcheck disable=SC2086
 	R ddfctl rule add span family netdev hook none dev "$port" $rule
 	dmesg >"$tmp/dmesg0"
-	if ip netns exec "$rcv" ddfctl xdp attach dev "$port" rule span \
+	if in_ns "$rcv" ddfctl xdp attach dev "$port" rule span \
 		mode native >"$tmp/attach" 2>&1; then
 		R ddfctl xdp detach dev "$port"
 		R ddfctl rule del span

@@ -82,9 +82,10 @@ through() {
 	expect_eq "${got[$s-$v-$mode]}" "$k" "$s $v ($mode): frames tcpdump got on m0"
 	same_bytes "$tmp/$s-$v-$mode.pcap" "$tmp/$s/kept-$v.pcap" \
 		"$s $v ($mode)"
-	expect_eq "$(rule_ctr "$rcv" span packets)" "$n" "$s $v ($mode): packets"
-	expect_eq "$(rule_ctr "$rcv" span duplicates)" "$d" "$s $v ($mode): duplicates"
-	expect_eq "$(rule_ctr "$rcv" span dropped)" "$d" "$s $v ($mode): dropped"
+	rule_ctrs "$rcv" span
+	expect_eq "${ctr[packets]}" "$n" "$s $v ($mode): packets"
+	expect_eq "${ctr[duplicates]}" "$d" "$s $v ($mode): duplicates"
+	expect_eq "${ctr[dropped]}" "$d" "$s $v ($mode): dropped"
 	R ddfctl xdp detach dev m0
 	R ddfctl rule del span
 	# replay decides as the program did: it keeps what tcpdump got
@@ -127,12 +128,15 @@ R ddfctl rule add viaxdp family netdev hook none dev m0 $rule action count
 R ddfctl rule add viahook family netdev hook ingress dev m0 $rule action count
 R ddfctl xdp attach dev m0 rule viaxdp >/dev/null
 for s in $scenarios; do mirror "$s"; done
+rule_ctrs "$rcv" viahook
+declare -A hook
+for w in "${!ctr[@]}"; do hook[$w]=${ctr[$w]}; done
+rule_ctrs "$rcv" viaxdp
 for w in packets bytes duplicates unparsed; do
-	x=$(rule_ctr "$rcv" viaxdp "$w")
-	expect_eq "$(rule_ctr "$rcv" viahook "$w")" "$x" "$w: ingress hook vs XDP"
+	expect_eq "${hook[$w]}" "${ctr[$w]}" "$w: ingress hook vs XDP"
 done
-expect_ge "$(rule_ctr "$rcv" viaxdp duplicates)" 1 "duplicates counted"
-pretty rcv "XDP and ingress: $(rule_ctr "$rcv" viaxdp packets) packets, $(rule_ctr "$rcv" viaxdp duplicates) duplicates each"
+expect_ge "${ctr[duplicates]}" 1 "duplicates counted"
+pretty rcv "XDP and ingress: ${ctr[packets]} packets, ${ctr[duplicates]} duplicates each"
 R ddfctl xdp detach dev m0
 R ddfctl rule del viaxdp
 R ddfctl rule del viahook
@@ -176,18 +180,19 @@ for mode in native generic; do
 		$jumbo_words action drop
 	R ddfctl xdp attach dev m0 rule jumbo mode $mode
 	R ddfctl xdp show | grep -q "^m0: $mode rule jumbo " ||
-		fail "jumbo: not attached in $mode mode: $(ip netns exec "$rcv" ddfctl xdp show)"
+		fail "jumbo: not attached in $mode mode: $(in_ns "$rcv" ddfctl xdp show)"
 	cap_start "$snd" s0 "jumbo-sent-$mode"
 	cap_start "$rcv" m0 "jumbo-$mode"
 	jumbo_send
 	cap_stop "jumbo-sent-$mode" "$jframes" "jumbo-$mode" $((2 * jn))
 	expect_eq "${got[jumbo-sent-$mode]}" "$jframes" "jumbo ($mode): frames out of s0"
 	expect_eq "${got[jumbo-$mode]}" $((2 * jn)) "jumbo ($mode): frames tcpdump got on m0"
-	expect_eq "$(rule_ctr "$rcv" jumbo packets)" "$jframes" "jumbo ($mode): packets"
-	expect_eq "$(rule_ctr "$rcv" jumbo bytes)" $((jframes * 9000)) "jumbo ($mode): bytes (9000 a packet)"
-	expect_eq "$(rule_ctr "$rcv" jumbo duplicates)" "$jcopies" "jumbo ($mode): duplicates"
-	expect_eq "$(rule_ctr "$rcv" jumbo dropped)" "$jcopies" "jumbo ($mode): dropped"
-	expect_eq "$(rule_ctr "$rcv" jumbo unparsed)" 0 "jumbo ($mode): unparsed"
+	rule_ctrs "$rcv" jumbo
+	expect_eq "${ctr[packets]}" "$jframes" "jumbo ($mode): packets"
+	expect_eq "${ctr[bytes]}" $((jframes * 9000)) "jumbo ($mode): bytes (9000 a packet)"
+	expect_eq "${ctr[duplicates]}" "$jcopies" "jumbo ($mode): duplicates"
+	expect_eq "${ctr[dropped]}" "$jcopies" "jumbo ($mode): dropped"
+	expect_eq "${ctr[unparsed]}" 0 "jumbo ($mode): unparsed"
 	R ddfctl xdp detach dev m0
 	R ddfctl rule del jumbo
 	# shellcheck disable=SC2086
@@ -207,13 +212,15 @@ for key in "$jumbo_words" "key frame"; do
 	R ddfctl xdp attach dev m0 rule viaxdp mode native >/dev/null
 	jumbo_send
 	jumbo_wait viahook
+	rule_ctrs "$rcv" viahook
+	for w in "${!ctr[@]}"; do hook[$w]=${ctr[$w]}; done
+	rule_ctrs "$rcv" viaxdp
 	for w in packets bytes duplicates unparsed; do
-		x=$(rule_ctr "$rcv" viaxdp "$w")
-		expect_eq "$(rule_ctr "$rcv" viahook "$w")" "$x" "jumbo, $key: $w: ingress hook vs XDP"
+		expect_eq "${hook[$w]}" "${ctr[$w]}" "jumbo, $key: $w: ingress hook vs XDP"
 	done
-	expect_eq "$(rule_ctr "$rcv" viaxdp packets)" "$jframes" "jumbo, $key: packets"
-	expect_eq "$(rule_ctr "$rcv" viaxdp duplicates)" "$jcopies" "jumbo, $key: duplicates"
-	pretty rcv "jumbo, $key: XDP and ingress: $x unparsed, $(rule_ctr "$rcv" viaxdp packets) packets, $(rule_ctr "$rcv" viaxdp bytes) bytes, $(rule_ctr "$rcv" viaxdp duplicates) duplicates each"
+	expect_eq "${ctr[packets]}" "$jframes" "jumbo, $key: packets"
+	expect_eq "${ctr[duplicates]}" "$jcopies" "jumbo, $key: duplicates"
+	pretty rcv "jumbo, $key: XDP and ingress: ${ctr[unparsed]} unparsed, ${ctr[packets]} packets, ${ctr[bytes]} bytes, ${ctr[duplicates]} duplicates each"
 	R ddfctl xdp detach dev m0
 	R ddfctl rule del viaxdp
 	R ddfctl rule del viahook
@@ -233,7 +240,7 @@ R ddfctl show span | grep -q "xdp id [0-9]* on m0 (native)" || fail "show span l
 refused() {
 	local want=$1 out
 	shift
-	if out=$(ip netns exec "$rcv" ddfctl "$@" 2>&1); then
+	if out=$(in_ns "$rcv" ddfctl "$@" 2>&1); then
 		fail "ddfctl $*: accepted"
 	fi
 	[[ $out == *"$want"* ]] || fail "ddfctl $*: '$out' does not say '$want'"
@@ -355,7 +362,7 @@ passed "save and restore across a module reload: the rules, and their XDP progra
 printf '%s\n' "rule add x1 family inet hook prerouting $small action count" \
 	"rule add x2 family netdev hook none dev m0 $small" \
 	"xdp attach dev m0 rule x2 mode native" >"$tmp/clash"
-if ip netns exec "$rcv" ddfctl restore "$tmp/clash" 2>"$tmp/err"; then
+if in_ns "$rcv" ddfctl restore "$tmp/clash" 2>"$tmp/err"; then
 	fail "restore of a second program for m0 succeeded"
 fi
 pretty rcv "ddfctl restore (clash): $(tr '\n' ' ' <"$tmp/err")"
@@ -401,7 +408,7 @@ passed "apply: the unchanged rule keeps its program, counters and filter; the ch
 # rest applied, and the status is 75.
 { sed 's/^\(rule add span .*\) action drop$/\1 action count/' "$tmp/changed"
   echo "rule add late family netdev dev nosuch0 $small"; } >"$tmp/bad"
-if ip netns exec "$rcv" ddfctl apply "$tmp/bad" 2>"$tmp/err"; then
+if in_ns "$rcv" ddfctl apply "$tmp/bad" 2>"$tmp/err"; then
 	fail "apply of a rule on a device that is not there succeeded"
 fi
 pretty rcv "ddfctl apply (refused): $(tr '\n' ' ' <"$tmp/err")"
@@ -411,7 +418,7 @@ R ddfctl save >"$tmp/after"
 expect_eq "$(sort "$tmp/after" | tr '\n' '|')" "$(sort "$tmp/changed" | tr '\n' '|')" \
 	"the rules and programs after a refused apply"
 rc=0
-ip netns exec "$rcv" ddfctl apply --wait 0 "$tmp/bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+in_ns "$rcv" ddfctl apply --wait 0 "$tmp/bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
 expect_eq "$rc" 75 "apply --wait 0 with a device absent: status"
 grep -qF "rule 'late' left out: dev nosuch0 is not here after 0 s" "$tmp/err" ||
 	fail "apply --wait 0 says: $(cat "$tmp/err")"
@@ -447,17 +454,17 @@ flood_pid=$!
 for i in 1 2 3 4 5 6; do
 	mode=native
 	((i % 2)) || mode=generic
-	ip netns exec "$rcv" ddfctl rule add churn family netdev hook none \
+	in_ns "$rcv" ddfctl rule add churn family netdev hook none \
 		dev m0 $rule action drop
-	ip netns exec "$rcv" ddfctl xdp attach dev m0 rule churn mode $mode >/dev/null
+	in_ns "$rcv" ddfctl xdp attach dev m0 rule churn mode $mode >/dev/null
 	sleep 0.3
 	if ((i % 3)); then
-		ip netns exec "$rcv" ddfctl rule del churn # under its program
+		in_ns "$rcv" ddfctl rule del churn # under its program
 		sleep 0.2
-		ip netns exec "$rcv" ddfctl xdp detach dev m0
+		in_ns "$rcv" ddfctl xdp detach dev m0
 	else
-		ip netns exec "$rcv" ddfctl xdp detach dev m0
-		ip netns exec "$rcv" ddfctl rule del churn
+		in_ns "$rcv" ddfctl xdp detach dev m0
+		in_ns "$rcv" ddfctl rule del churn
 	fi
 	rmmod nf_ddf 2>/dev/null || fail "rmmod nf_ddf under traffic, program detached"
 	insmod "$module"

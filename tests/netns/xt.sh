@@ -106,7 +106,7 @@ del_rule() {
 	[[ -n $1 ]] && cmd=(del "$1")
 	pretty rcv "ddfctl rule ${cmd[*]}"
 	for _ in $(seq 50); do
-		if ip netns exec "$rcv" ddfctl rule "${cmd[@]}" 2>"$tmp/del"; then
+		if in_ns "$rcv" ddfctl rule "${cmd[@]}" 2>"$tmp/del"; then
 			return
 		fi
 		grep -q "used by" "$tmp/del" || fail "ddfctl: $(cat "$tmp/del")"
@@ -281,7 +281,7 @@ R iptables-legacy -w -A INPUT -p udp --dport 5000 -m ddf --ddf-rule u -j DROP
 R iptables-nft -w -A INPUT -p udp --dport 5000 -m ddf --ddf-rule u --ddf-mode test
 for cmd in "rule del u" "rule flush"; do
 	# shellcheck disable=SC2086
-	if out=$(ip netns exec "$rcv" ddfctl $cmd 2>&1); then
+	if out=$(in_ns "$rcv" ddfctl $cmd 2>&1); then
 		fail "ddfctl $cmd succeeded while iptables uses u"
 	fi
 	pretty rcv "ddfctl $cmd: $out"
@@ -291,7 +291,7 @@ done
 if grep -q "used by 2" <<<"$out"; then :; elif ! grep -q "used by iptables" <<<"$out"; then
 	fail "ddfctl: '$out' does not count two matches"
 fi
-expect_eq "$(ip netns exec "$rcv" ddfctl save | grep -c '^rule add')" 2 "rules after the refusals"
+expect_eq "$(in_ns "$rcv" ddfctl save | grep -c '^rule add')" 2 "rules after the refusals"
 recv_start
 send $path0 $src4 -n 10 -c 2
 recv_wait
@@ -301,7 +301,7 @@ if pp rmmod nf_ddf 2>"$tmp/err"; then
 fi
 loaded || fail "nf_ddf is gone"
 R iptables-legacy -w -F INPUT
-if ip netns exec "$rcv" ddfctl rule del u 2>"$tmp/err"; then
+if in_ns "$rcv" ddfctl rule del u 2>"$tmp/err"; then
 	fail "u deleted while iptables-nft still uses it"
 fi
 grep -qE "used by 1 iptables match([^e]|$)|used by iptables" "$tmp/err" ||
@@ -309,7 +309,7 @@ grep -qE "used by 1 iptables match([^e]|$)|used by iptables" "$tmp/err" ||
 R iptables-nft -w -F INPUT
 del_rule u
 R ddfctl rule flush
-expect_eq "$(ip netns exec "$rcv" ddfctl save | grep -c '^rule add')" 0 "rules after del and flush"
+expect_eq "$(in_ns "$rcv" ddfctl save | grep -c '^rule add')" 0 "rules after del and flush"
 # nf_tables destroys a deleted rule's expressions from a worker
 for _ in $(seq 50); do
 	pp rmmod nf_ddf 2>/dev/null && break

@@ -136,7 +136,7 @@ EOF
 pp insmod "$module"
 R ddfctl rule add known iif r0 "${words[@]}" seed "$seed" action count
 R ddfctl rule add random iif r0 "${words[@]}" action count
-seen=$(ip netns exec "$rcv" ddfctl -j show random)
+seen=$(in_ns "$rcv" ddfctl -j show random)
 [[ $seen != *seed* ]] || fail "the random seed is reported: $seen"
 f=$(jnum "$seen" fpr)
 awk -v a="$f" -v b="$target" 'BEGIN { exit !(a > 0.999 * b && a < 1.001 * b) }' ||
@@ -149,7 +149,7 @@ t0=$SECONDS
 R taskset 1 ddfpkt replay -i s0 -m "$(mac "$rcv" r0)" "$tmp/adv.pcap" >&3
 took=$((SECONDS - t0))
 for r in known random; do
-	out=$(ip netns exec "$rcv" ddfctl -j stats $r)
+	out=$(in_ns "$rcv" ddfctl -j stats $r)
 	expect_eq "$(jnum "$out" packets)" "$n" "rule $r: packets"
 	dups[$r]=$(jnum "$out" duplicates)
 done

@@ -227,7 +227,7 @@ while kill -0 "$churn_pid" 2>/dev/null && (($(now) < t_end)); do
 	nsc=$((nsc + 1))
 	ip netns add "$n"
 	ip -n "$n" link set lo up
-	if ! ip netns exec "$n" ddfctl restore <"$tmp/nsrules"; then
+	if ! in_ns "$n" ddfctl restore <"$tmp/nsrules"; then
 		nsc_fail=$((nsc_fail + 1))
 	fi
 	ip netns exec "$n" ddfpkt send -i lo -m 00:00:00:00:00:00 \

@@ -615,7 +615,7 @@ passed "insmod: fails cleanly at every fault point tried ($tried of $pts)"
 setup_rm() {
 	if loaded; then ddfctl rule flush; else insmod "$module"; fi
 	add a4 && add t4 && add x0
-	ip netns exec "$snd" ddfctl rule add o4 family ip hook output window 1000 action drop
+	in_ns "$snd" ddfctl rule add o4 family ip hook output window 1000 action drop
 }
 setup_rm
 inject 1000000 delete_module rmmod nf_ddf
@@ -688,7 +688,7 @@ while :; do
 	count "$out"
 	if [[ $out == succeeded ]]; then
 		# shellcheck disable=SC2086
-		ip netns exec "$ns" ddfctl rule add n1 ${words[x0]}
+		in_ns "$ns" ddfctl rule add n1 ${words[x0]}
 		ip netns del "$ns"
 	else
 		[[ ! -e /run/netns/$ns ]] || fail "$what at fault point $n failed ($out) but left /run/netns/$ns"
@@ -708,7 +708,7 @@ while :; do
 	n=$((n + 1))
 	ip netns add "$ns"
 	# shellcheck disable=SC2086
-	ip netns exec "$ns" ddfctl rule add a4 ${words[a4]}
+	in_ns "$ns" ddfctl rule add a4 ${words[a4]}
 	inject $n umount2 ip netns del "$ns"
 	if ((rc == 0)); then
 		[[ ! -e /run/netns/$ns ]] || fail "$what at fault point $n: /run/netns/$ns is left"

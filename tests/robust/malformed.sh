@@ -148,7 +148,7 @@ setup_rules() {
 		[[ $hook != out ]] || sel="oif f0"
 		echo "rule add $name $sel seed $seed $words"
 	done >"$tmp/rules"
-	ip netns exec "$ns" ddfctl restore <"$tmp/rules" ||
+	in_ns "$ns" ddfctl restore <"$tmp/rules" ||
 		fail "ddfctl restore refused the rules"
 	{
 		echo "table inet ddfm {"
@@ -204,9 +204,9 @@ declare -A S N
 snapshot() {
 	local line h='' try
 	for try in $(seq 50); do
-		if ! { ip netns exec "$1" ddfctl stats >"$tmp/stats" &&
+		if ! { in_ns "$1" ddfctl stats >"$tmp/stats" &&
 			ip netns exec "$1" nft list table inet ddfm >"$tmp/nftc" &&
-			ip netns exec "$1" ddfctl stats >"$tmp/stats2" &&
+			in_ns "$1" ddfctl stats >"$tmp/stats2" &&
 			ip netns exec "$1" nft list table inet ddfm >"$tmp/nftc2"; }; then
 			fail "ddfctl stats or nft list failed"
 		fi
