@@ -24,7 +24,7 @@ ROBUST_BINS := $(patsubst tests/robust/%.c,$(B)/robust/%,$(wildcard tests/robust
 BENCH_SRCS := $(wildcard tools/ddfbench/*.c)
 BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 
-.PHONY: all check check-core check-freestanding setup clean help demo \
+.PHONY: all check check-user check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 	$(B)/ddfpkt $(B)/replay.pcap $(B)/replay-port1.pcap \
@@ -46,6 +46,8 @@ help:
 	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
 	@echo "                     XDP restored by ddf.service after a reboot"
 	@echo "make check           run every test lane (installs what it needs)"
+	@echo "make check-user      check-freestanding, -core, -tools and -deb side by"
+	@echo "                     side (CHECK_JOBS, default nproc)"
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
@@ -252,8 +254,15 @@ demo-filters: setup $(B)/ddfbench
 	$(B)/ddfbench accuracy --filter apbbf --window 100000 --fpr 1e-3 \
 		--inserts 1000000 --probes 1000000
 
-check: setup kernel-background check-freestanding check-core check-tools \
-	check-deb check-vm
+check: setup kernel-background check-user check-vm
+
+# The userspace checks side by side: most of their time is one process at
+# a time, so on a 2-core machine one core would idle. Each target's output
+# is printed whole when it ends.
+CHECK_JOBS ?= $(shell nproc)
+check-user:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) --output-sync=target \
+		check-freestanding check-core check-tools check-deb
 
 # On a cold machine the debug kernel builds while the other checks run.
 .PHONY: kernel-background
