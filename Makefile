@@ -122,11 +122,12 @@ $(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
 		$(CTL_LIBS) -o $@
 
 # save then restore over generated states of the rules' devices
-$(B)/ddfctl_save_tests: tests/tools/test_save_states.c $(CTL_SRCS) \
-		$(CTL_HDRS) $(B)/libddf_core.a
+$(B)/ddfctl_save_tests: tests/tools/test_save_states.c \
+		tests/tools/port_states.c tests/tools/port_states.h \
+		$(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
-		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
-		$(CTL_LIBS) -o $@
+		tests/tools/port_states.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
 
 # ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
 $(B)/ddfctl_prom_tests: tests/tools/test_prom.c tests/tools/rule_reply.c \
