@@ -98,7 +98,8 @@ $(B)/ddfbench: $(BENCH_SRCS) $(BENCH_HDRS) $(B)/libddf_core.a
 CTL_SRCS := $(wildcard tools/ddfctl/*.c)
 CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h \
 	    $(B)/xdp/ddf_xdp.skel.h
-CTL_LIBS := -lmnl -lpcap -lbpf -lm
+# libpcap is loaded by pcap_load.c when a command reads a capture
+CTL_LIBS := -lmnl -lbpf -lm
 .PHONY: check-tools
 
 # ddf's XDP program (clang's BPF target), built into ddfctl as a libbpf
