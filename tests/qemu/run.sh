@@ -60,7 +60,9 @@ without_alloc_traces() {
 		{ print }' "$1"
 }
 
-vm=$DDF_BUILD/vm
+# DDF_VM_DIR: another directory lets a run go beside one of this tree's
+# (make check-vm runs the benchmark's smoke run beside the stock lane)
+vm=${DDF_VM_DIR:-$DDF_BUILD/vm}
 passed=0
 failed=0
 
