@@ -34,7 +34,7 @@ set -eu
 : "${DDF_VM_MEM:=1024}"
 # The debug VM of the robustness suites: robust/rtnl.sh builds rules of a
 # third of its free memory, long enough to probe other requests meanwhile.
-: "${DDF_VM_MEM_ROBUST:=2048}"
+: "${DDF_VM_MEM_ROBUST:=3072}"
 : "${DDF_VM_SMP_STOCK:=1}"
 : "${DDF_VM_SMP_DEBUG:=2}"
 : "${DDF_VM_STOCK_JOBS:=2}"
