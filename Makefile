@@ -116,24 +116,27 @@ $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -I$(B)/xdp \
 		$(CTL_SRCS) $(LDFLAGS) $(B)/libddf_core.a $(CTL_LIBS) -o $@
 
-$(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c $(CTL_SRCS) $(CTL_HDRS) \
-		$(B)/libddf_core.a
+$(B)/ddfctl_msg_tests: tests/tools/test_ddfctl_msg.c tests/tools/check.h \
+		tests/tools/rule_reply.c tests/tools/rule_reply.h \
+		$(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
-		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
-		$(CTL_LIBS) -o $@
+		tests/tools/rule_reply.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
 
 # save then restore over generated states of the rules' devices
 $(B)/ddfctl_save_tests: tests/tools/test_save_states.c \
 		tests/tools/port_states.c tests/tools/port_states.h \
+		tests/tools/rule_reply.c tests/tools/rule_reply.h \
 		$(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
-		tests/tools/port_states.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
-		$(B)/libddf_core.a $(CTL_LIBS) -o $@
+		tests/tools/port_states.c tests/tools/rule_reply.c \
+		$(filter-out %/ddfctl.c,$(CTL_SRCS)) $(B)/libddf_core.a \
+		$(CTL_LIBS) -o $@
 
 # ddfctl -o prometheus over crafted replies (tests/tools/test_prom.sh)
-$(B)/ddfctl_prom_tests: tests/tools/test_prom.c tests/tools/rule_reply.c \
-		tests/tools/rule_reply.h $(CTL_SRCS) $(CTL_HDRS) \
-		$(B)/libddf_core.a
+$(B)/ddfctl_prom_tests: tests/tools/test_prom.c tests/tools/check.h \
+		tests/tools/rule_reply.c tests/tools/rule_reply.h \
+		$(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl -I$(B)/xdp $< \
 		tests/tools/rule_reply.c $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
 		$(B)/libddf_core.a $(CTL_LIBS) -o $@
@@ -157,8 +160,8 @@ $(B)/asan/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 		-I$(B)/xdp $(CTL_SRCS) $(LDFLAGS) $(B)/libddf_core.a \
 		$(CTL_LIBS) -o $@
 
-$(B)/asan/ddfctl_xdp_tests: tests/tools/test_xdp_load.c $(CTL_SRCS) \
-		$(CTL_HDRS) $(B)/libddf_core.a
+$(B)/asan/ddfctl_xdp_tests: tests/tools/test_xdp_load.c tests/tools/check.h \
+		$(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ASAN_CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl \
 		-I$(B)/xdp $< $(filter-out %/ddfctl.c,$(CTL_SRCS)) \

@@ -12,6 +12,7 @@
 
 #include "ddfctl.h"
 #include "port_states.h"
+#include "rule_reply.h"
 
 static uint64_t rng;
 
@@ -303,33 +304,12 @@ static struct nlmsghdr *reply(const struct model *m, const struct mrule *r,
 	static char req_buf[8192];
 	struct ddf_cmd_req req = { .op = OP_RULE_ADD, .rule = r->spec };
 	struct nlmsghdr *rq, *nlh;
-	const struct nlattr *a, *b;
-	struct nlattr *n, *list, *e;
+	struct nlattr *list, *e;
 
 	req.rule.ndevs = 0;
 	rq = ddfctl_build(&req, req_buf);
-	nlh = mnl_nlmsg_put_header(buf);
-	*nlh = *rq;
-	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
-	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
-	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
-	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) != DDF_A_FILTER) {
-			mnl_attr_put(nlh, mnl_attr_get_type(a),
-				     mnl_attr_get_payload_len(a),
-				     mnl_attr_get_payload(a));
-			continue;
-		}
-		n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
-		mnl_attr_for_each_nested(b, a)
-			if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
-				mnl_attr_put(nlh, mnl_attr_get_type(b),
-					     mnl_attr_get_payload_len(b),
-					     mnl_attr_get_payload(b));
-		mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH, r->spec.hash_alg);
-		mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, 4096);
-		mnl_attr_nest_end(nlh, n);
-	}
+	nlh = reply_start(rq, buf);
+	reply_put_request(nlh, rq, r->spec.hash_alg, 4096, 0);
 	mnl_attr_put_u32(nlh, DDF_A_ID, r->id);
 	if (!r->n)
 		return nlh;

@@ -13,6 +13,46 @@ static void put_counters(struct nlmsghdr *nlh, const uint64_t *c)
 		mnl_attr_put_u64(nlh, DDF_STATS_A_PACKETS + i, c[i]);
 }
 
+/* A reply's headers: rq's (its command too, which no reply printer reads) */
+struct nlmsghdr *reply_start(const struct nlmsghdr *rq, char *buf)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	*nlh = *rq;
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
+	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
+	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
+	return nlh;
+}
+
+/* rq's attributes as nf_ddf_fill_rule() reports them (rule_reply.h) */
+void reply_put_request(struct nlmsghdr *nlh, const struct nlmsghdr *rq,
+		       uint8_t hash_alg, uint64_t bytes, uint32_t skip)
+{
+	const struct nlattr *a, *b;
+	struct nlattr *n;
+
+	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
+		if (skip & 1u << mnl_attr_get_type(a))
+			continue;
+		if (mnl_attr_get_type(a) != DDF_A_FILTER) {
+			mnl_attr_put(nlh, mnl_attr_get_type(a),
+				     mnl_attr_get_payload_len(a),
+				     mnl_attr_get_payload(a));
+			continue;
+		}
+		n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
+		mnl_attr_for_each_nested(b, a)
+			if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
+				mnl_attr_put(nlh, mnl_attr_get_type(b),
+					     mnl_attr_get_payload_len(b),
+					     mnl_attr_get_payload(b));
+		mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH, hash_alg);
+		mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, bytes);
+		mnl_attr_nest_end(nlh, n);
+	}
+}
+
 /*
  * A GET reply for r as the kernel writes one (a dump's: NLM_F_MULTI):
  * rule add's request with the attributes only replies carry.
@@ -22,7 +62,6 @@ struct nlmsghdr *rule_reply(const struct rule_reply *r, char *buf)
 	static char req_buf[8192];
 	struct ddf_cmd_req req = { .op = OP_RULE_ADD };
 	char line[1024], *w[64], *save, *t;
-	const struct nlattr *a, *b;
 	struct nlmsghdr *rq, *nlh;
 	struct nlattr *n, *list, *e;
 	int nw = 0;
@@ -36,37 +75,14 @@ struct nlmsghdr *rule_reply(const struct rule_reply *r, char *buf)
 	rq = ddfctl_build(&req, req_buf);
 	if (!rq)
 		return NULL;
-	nlh = mnl_nlmsg_put_header(buf);
-	*nlh = *rq;
-	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
+	nlh = reply_start(rq, buf);
 	nlh->nlmsg_flags = NLM_F_MULTI;
-	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
-	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
 	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
 	mnl_attr_put_u32(nlh, DDF_A_ID, 42);
-	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
-		switch (mnl_attr_get_type(a)) {
-		case DDF_A_NAME:
-		case DDF_A_DEV:
-		case DDF_A_DEVS:
-			continue;
-		case DDF_A_FILTER:
-			n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
-			mnl_attr_for_each_nested(b, a)
-				if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
-					mnl_attr_put(nlh, mnl_attr_get_type(b),
-						     mnl_attr_get_payload_len(b),
-						     mnl_attr_get_payload(b));
-			mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH,
-					req.rule.hash_alg);
-			mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, r->bytes);
-			mnl_attr_nest_end(nlh, n);
-			continue;
-		}
-		mnl_attr_put(nlh, mnl_attr_get_type(a),
-			     mnl_attr_get_payload_len(a),
-			     mnl_attr_get_payload(a));
-	}
+	/* the name as given and the devices' names as they are now: r's */
+	reply_put_request(nlh, rq, req.rule.hash_alg, r->bytes,
+			  1u << DDF_A_NAME | 1u << DDF_A_DEV |
+			  1u << DDF_A_DEVS);
 	if (r->ndevs) {
 		mnl_attr_put_strz(nlh, DDF_A_DEV, r->devs[0].name);
 		mnl_attr_put_u32(nlh, DDF_A_DEV_IFINDEX, r->devs[0].ifindex);

@@ -34,6 +34,17 @@ struct rule_reply {
 struct nlmsghdr *rule_reply(const struct rule_reply *r, char *buf);
 
 /*
+ * A GET reply made of rule add's request rq, whose attributes the kernel
+ * reports back: reply_start() writes rq's headers into buf, then
+ * reply_put_request() rq's attributes but those of the types in skip
+ * (1u << DDF_A_*), and in the filter's nest the hash, which a reply always
+ * carries and a request may leave out, and the bytes the filter holds.
+ */
+struct nlmsghdr *reply_start(const struct nlmsghdr *rq, char *buf);
+void reply_put_request(struct nlmsghdr *nlh, const struct nlmsghdr *rq,
+		       uint8_t hash_alg, uint64_t bytes, uint32_t skip);
+
+/*
  * Netdev rules named as no ddfctl command names one, which the kernel
  * takes from any client: between them, their names hold every byte but
  * NUL, and their ports' names every byte a device's may (dev_valid_name()),

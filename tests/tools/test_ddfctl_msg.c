@@ -11,24 +11,12 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
+#include "check.h"
 #include "ddfctl.h"
+#include "rule_reply.h"
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
-
-static int pass, fail;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			pass++;                                              \
-		} else {                                                     \
-			fail++;                                              \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			putchar('\n');                                       \
-		}                                                            \
-	} while (0)
 
 static int split(char *line, char **w, int max)
 {
@@ -156,34 +144,12 @@ static struct nlmsghdr *reply(const char *cmdline, uint64_t bytes, char *buf)
 {
 	static char req[8192];
 	struct nlmsghdr *rq = build(cmdline, req), *nlh;
-	const struct nlattr *a, *b;
 	struct ddf_rule_info ri;
-	struct nlattr *n;
 
 	if (!rq || decode_rule(rq, &ri))
 		return NULL;
-	nlh = mnl_nlmsg_put_header(buf);
-	*nlh = *rq;
-	nlh->nlmsg_len = MNL_NLMSG_HDRLEN;
-	memcpy(mnl_nlmsg_put_extra_header(nlh, GENL_HDRLEN),
-	       mnl_nlmsg_get_payload(rq), GENL_HDRLEN);
-	mnl_attr_for_each(a, rq, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) != DDF_A_FILTER) {
-			mnl_attr_put(nlh, mnl_attr_get_type(a),
-				     mnl_attr_get_payload_len(a),
-				     mnl_attr_get_payload(a));
-			continue;
-		}
-		n = mnl_attr_nest_start(nlh, DDF_A_FILTER);
-		mnl_attr_for_each_nested(b, a)
-			if (mnl_attr_get_type(b) != DDF_FILTER_A_HASH)
-				mnl_attr_put(nlh, mnl_attr_get_type(b),
-					     mnl_attr_get_payload_len(b),
-					     mnl_attr_get_payload(b));
-		mnl_attr_put_u8(nlh, DDF_FILTER_A_HASH, ri.rule.hash_alg);
-		mnl_attr_put_u64(nlh, DDF_FILTER_A_BYTES, bytes);
-		mnl_attr_nest_end(nlh, n);
-	}
+	nlh = reply_start(rq, buf);
+	reply_put_request(nlh, rq, ri.rule.hash_alg, bytes, 0);
 	return nlh;
 }
 

@@ -15,25 +15,12 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
+#include "check.h"
 #include "ddfctl.h"
 #include "rule_reply.h"
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
-
-static int pass, fail;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			pass++;                                              \
-		} else {                                                     \
-			fail++;                                              \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			putchar('\n');                                       \
-		}                                                            \
-	} while (0)
 
 static const struct rule_reply rules[] = {
 	{ "window 100k tune memory action mark 0x10/0xf0", "web", 81920,

@@ -15,25 +15,12 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
+#include "check.h"
 #include "ddfctl.h"
 #include "ddf_xdp.skel.h"
 
 bool ddfctl_json;
 bool ddfctl_dry_run;
-
-static int pass, fail;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			pass++;                                              \
-		} else {                                                     \
-			fail++;                                              \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-			printf(__VA_ARGS__);                                 \
-			putchar('\n');                                       \
-		}                                                            \
-	} while (0)
 
 #define NATTACH 40
 
