@@ -681,16 +681,9 @@ static void print_key(FILE *out, const struct ddf_key_spec *k)
 	}
 }
 
-/*
- * The words of `rule add` that recreate r: every member spelled out, the
- * filter as its resolved shape, so restoring never re-sizes it.
- */
-void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
+/* priority, iif, oif and proto: what save's line and show's first share */
+static void print_match(FILE *out, const struct ddf_rule_spec *r)
 {
-	const struct ddf_params *p = &r->filter.params;
-
-	fprintf(out, "rule add %s ", r->name);
-	print_place(out, r);
 	fprintf(out, " priority %d", r->priority);
 	if (r->iif[0]) {
 		fputs(" iif ", out);
@@ -702,6 +695,19 @@ void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
 	}
 	if (r->l4proto)
 		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
+}
+
+/*
+ * The words of `rule add` that recreate r: every member spelled out, the
+ * filter as its resolved shape, so restoring never re-sizes it.
+ */
+void print_rule_line(FILE *out, const struct ddf_rule_spec *r)
+{
+	const struct ddf_params *p = &r->filter.params;
+
+	fprintf(out, "rule add %s ", r->name);
+	print_place(out, r);
+	print_match(out, r);
 	fputc(' ', out);
 	print_key(out, &r->key);
 	/* sbf and the BSBF family have none: restore refuses a window */
@@ -794,17 +800,7 @@ static void print_show_text(FILE *out, const struct ddf_rule_info *ri)
 	if (r->ndevs == 1 && ri->has_ifindex && !ri->ifindex)
 		fputs(" (gone: re-attaches when a device of that name appears)",
 		      out);
-	fprintf(out, " priority %d", r->priority);
-	if (r->iif[0]) {
-		fputs(" iif ", out);
-		print_ifname(out, r->iif);
-	}
-	if (r->oif[0]) {
-		fputs(" oif ", out);
-		print_ifname(out, r->oif);
-	}
-	if (r->l4proto)
-		fprintf(out, " proto %s", proto_name(r->l4proto) ?: "?");
+	print_match(out, r);
 	fputs("\n    ", out);
 	print_key(out, &r->key);
 	fprintf(out, " action %s", action_name(r->action) ?: "?");
