@@ -69,6 +69,20 @@ static const char *xdp_dev(const struct model *m, unsigned int i,
 	return buf;
 }
 
+/* the rule of the program on device d of this namespace, or NULL */
+static const struct mrule *xdp_rule(const struct model *m,
+				    const struct mdev *d)
+{
+	const struct mrule *r = NULL;
+
+	if (d->ns || !d->xdp_rule)
+		return NULL;
+	for (unsigned int k = 0; k < m->nr; k++)
+		if (m->r[k].id == d->xdp_rule)
+			r = &m->r[k];
+	return r;
+}
+
 static int fail_count, cases;
 static unsigned long long nports, npresent, nrenamed, nwaiting, nmoved,
 	nrenamed_gone, nshared, ntwice_rules, nxdp, nrefused, ngone_rule,
@@ -242,16 +256,12 @@ static bool same_rules(const struct model *m, const struct restore_set *s,
 	for (unsigned int i = 0; i < m->nd; i++) {
 		const struct mdev *d = &m->d[i];
 		const char *dev = NULL;
-		const struct mrule *r = NULL;
+		const struct mrule *r;
 		bool taken = false;
 
-		if (d->ns || !d->xdp_rule)
-			continue;
-		for (unsigned int k = 0; k < m->nr; k++)
-			if (m->r[k].id == d->xdp_rule)
-				r = &m->r[k];
+		r = xdp_rule(m, d);
 		if (!r)
-			continue; /* a comment */
+			continue; /* none here, or a comment */
 		dev = xdp_dev(m, i, r, seen_dev[nseen]);
 		for (unsigned int j = 0; dev && j < nseen; j++)
 			taken |= !strcmp(seen_dev[j], dev);
@@ -290,13 +300,9 @@ static int refusals(const struct model *m)
 		refused += m->r[k].bad_name;
 	for (unsigned int i = 0; i < m->nd; i++) {
 		const struct mdev *d = &m->d[i];
-		const struct mrule *r = NULL;
+		const struct mrule *r;
 
-		if (d->ns || !d->xdp_rule)
-			continue;
-		for (unsigned int k = 0; k < m->nr; k++)
-			if (m->r[k].id == d->xdp_rule)
-				r = &m->r[k];
+		r = xdp_rule(m, d);
 		if (!r)
 			continue;
 		if (!xdp_dev(m, i, r, names[n])) {
