@@ -19,6 +19,8 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# libxdp pins its dispatchers' links here (XDP shared by several programs)
+mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 ln -s /run /var/run
 exec </dev/console >/dev/console 2>&1
 

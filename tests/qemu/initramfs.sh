@@ -111,6 +111,32 @@ base() {
 	cp "$DDF_BUILD/ddf_spangen" "$root/usr/bin/ddf_spangen"
 	tcpdump=$(command -v tcpdump || echo /usr/bin/tcpdump)
 	copy_bin "$root" "$tcpdump"
+	# XDP shared through libxdp (tests/netns/xdpshare.sh, kfunc.sh):
+	# xdp-tools' loader and filter, libxdp's dispatcher and AF_XDP
+	# programs and xdp-filter's (BPF objects, at the path libxdp and
+	# xdp-filter look in), bpftool, the tests' AF_XDP reader and the
+	# kfunc's example program (make builds both).
+	for b in xdp-loader xdp-filter bpftool; do
+		copy_bin "$root" "/usr/sbin/$b"
+	done
+	bpfobj=$(dirname "$(ldd /usr/sbin/xdp-loader |
+		awk '/libxdp/ { print $3 }')")/bpf
+	for f in "$bpfobj"/xdp-dispatcher.o "$bpfobj"/xsk_def_xdp_prog*.o \
+		"$bpfobj"/xdpfilt_*.o; do
+		copy_file "$root" "$f"
+	done
+	for f in ddfxsk examples/ddf_vxlan.bpf.o; do
+		if [ -e "$DDF_BUILD/$f" ]; then
+			case $f in
+			*.o) mkdir -p "$root/ddf/examples"
+			     cp "$DDF_BUILD/$f" "$root/ddf/examples/" ;;
+			*) copy_bin "$root" "$DDF_BUILD/$f"
+			   cp "$DDF_BUILD/$f" "$root/usr/bin/" ;;
+			esac
+		else
+			log "initramfs: no build/$f (run make): xdpshare.sh and kfunc.sh will fail"
+		fi
+	done
 	# the capture tests/netns/replay.sh replays (make builds it)
 	[ -e "$DDF_BUILD/replay.pcap" ] ||
 		die "initramfs: build/replay.pcap is missing (run make first)"
