@@ -104,7 +104,8 @@ CTL_LIBS := -lmnl -lbpf -lm
 
 # ddf's XDP program (clang's BPF target), built into ddfctl as a libbpf
 # skeleton: ddfctl xdp attach loads it.
-$(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h
+$(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
+		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
 	clang -O2 -g -target bpf -Wall -Iuapi \
 		-I/usr/include/$(shell $(CC) -print-multiarch) -c $< -o $@

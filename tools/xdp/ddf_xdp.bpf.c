@@ -16,9 +16,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "linux/ddf.h"
-
-extern int bpf_ddf_xdp(struct xdp_md *ctx, __u32 rule_id) __ksym;
+#include <ddf/bpf_ddf.h>
 
 /* set by ddfctl before the load: the rule's DDF_A_ID and its mark */
 const volatile __u32 ddf_rule_id;
