@@ -27,7 +27,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 .PHONY: all check check-user check-core check-freestanding setup clean help demo \
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
-	$(B)/ddfpkt $(B)/replay.pcap $(B)/replay-port1.pcap \
+	$(B)/ddfpkt $(B)/ddfxsk $(B)/replay.pcap $(B)/replay-port1.pcap \
 	$(B)/libxt_ddf.so $(B)/ddf_spangen \
 	$(ROBUST_BINS)
 
@@ -174,6 +174,12 @@ $(B)/asan/ddfctl_xdp_tests: tests/tools/test_xdp_load.c tests/tools/check.h \
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/lib $< -o $@
+
+# ddfxsk, the integration scripts' AF_XDP capture: libxdp's xsk API, as
+# capture tools open their sockets; copied into the VMs' initramfs.
+$(B)/ddfxsk: tests/netns/ddfxsk.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -lxdp -lbpf -o $@
 
 # ddf_spangen writes what a mirror port delivers and what a family netdev
 # rule keeps of it (tests/netns/span.sh); libpcap, copied into the VMs.
