@@ -28,7 +28,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 	demo-filters
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 	$(B)/ddfpkt $(B)/ddfxsk $(B)/replay.pcap $(B)/replay-port1.pcap \
-	$(B)/libxt_ddf.so $(B)/ddf_spangen \
+	$(B)/libxt_ddf.so $(B)/ddf_spangen $(B)/examples/ddf_vxlan.bpf.o \
 	$(ROBUST_BINS)
 
 help:
@@ -109,6 +109,13 @@ $(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 	@mkdir -p $(dir $@)
 	clang -O2 -g -target bpf -Wall -Iuapi \
 		-I/usr/include/$(shell $(CC) -print-multiarch) -c $< -o $@
+
+# The kfunc's example (examples/xdp/), by its own Makefile against the
+# tree's headers: the VMs load it beside ddf's program (tests/netns/kfunc.sh).
+$(B)/examples/ddf_vxlan.bpf.o: examples/xdp/ddf_vxlan.bpf.c \
+		examples/xdp/Makefile uapi/linux/ddf.h uapi/ddf/bpf_ddf.h
+	$(MAKE) --no-print-directory -C examples/xdp \
+		DDF_INCLUDE=$(abspath uapi) OUT=$(abspath $(@D))
 
 $(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o
 	bpftool gen skeleton $< name ddf_xdp >$@.tmp && mv $@.tmp $@
