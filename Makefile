@@ -99,7 +99,7 @@ CTL_SRCS := $(wildcard tools/ddfctl/*.c)
 CTL_HDRS := $(wildcard tools/ddfctl/*.h) uapi/linux/ddf.h \
 	    $(B)/xdp/ddf_xdp.skel.h
 # libpcap is loaded by pcap_load.c when a command reads a capture
-CTL_LIBS := -lmnl -lbpf -lm
+CTL_LIBS := -lmnl -lxdp -lbpf -lm
 .PHONY: check-tools
 
 # ddf's XDP program (clang's BPF target), built into ddfctl as a libbpf

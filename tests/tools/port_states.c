@@ -273,7 +273,11 @@ static void add_programs(struct model *m)
 
 			if (d && !d->xdp_rule && below(2)) {
 				d->xdp_rule = r->id;
-				d->xdp_mode = 1 + below(2);
+				d->xdp.mode = 1 + below(2);
+				/* in libxdp's dispatcher at some priority, or alone */
+				d->xdp.exclusive = !below(3);
+				d->xdp.prio = d->xdp.exclusive ? -1 :
+					      (int)below(3) * 10;
 			}
 		}
 		/* of no port of the rule (a device back under another name) */
@@ -282,7 +286,7 @@ static void add_programs(struct model *m)
 
 			if (d >= 0 && !m->d[d].xdp_rule && !rule_has_dev(r, d)) {
 				m->d[d].xdp_rule = r->id;
-				m->d[d].xdp_mode = 1;
+				m->d[d].xdp = (struct xdp_how){ 1, 10, false };
 			}
 		}
 	}
@@ -292,7 +296,7 @@ static void add_programs(struct model *m)
 
 		if (d >= 0 && !m->d[d].xdp_rule) {
 			m->d[d].xdp_rule = 999;
-			m->d[d].xdp_mode = 2;
+			m->d[d].xdp = (struct xdp_how){ 2, -1, true };
 		}
 	}
 }
@@ -353,7 +357,7 @@ char *model_save(const struct model *m, int *refused, struct restore_set *s)
 			if (m->d[i].order == o && m->d[i].ns == 0 &&
 			    m->d[i].xdp_rule &&
 			    state_add_xdp(s, m->d[i].name, m->d[i].xdp_rule,
-					  m->d[i].xdp_mode))
+					  &m->d[i].xdp))
 				return NULL;
 	f = open_memstream(&text, &len);
 	*refused = state_print(f, s);
@@ -391,7 +395,7 @@ void model_restored(const struct restore_set *s, struct model *m)
 		for (unsigned int k = 0; d >= 0 && k < m->nr; k++)
 			if (!strcmp(m->r[k].spec.name, s->x[i].rule)) {
 				m->d[d].xdp_rule = m->r[k].id;
-				m->d[d].xdp_mode = s->x[i].mode;
+				m->d[d].xdp = s->x[i].how;
 				/* listed as save listed them */
 				m->d[d].order = (unsigned int)i;
 			}

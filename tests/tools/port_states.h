@@ -23,7 +23,7 @@ struct mdev {
 	uint32_t ifindex;
 	int ns; /* 0, 1, or -1: deleted */
 	uint32_t xdp_rule; /* ddf's program judging by this rule id */
-	int xdp_mode;
+	struct xdp_how xdp; /* as the kernel tells: mode 1 or 2, prio or exclusive */
 	unsigned int order; /* where xdp_each() lists it */
 };
 

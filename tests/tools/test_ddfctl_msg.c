@@ -740,10 +740,17 @@ static int fake_send(const struct ddf_cmd_req *req)
 	return 0;
 }
 
-static int fake_attach(const char *dev, const char *rule, int mode)
+static int fake_attach(const char *dev, const char *rule,
+		       const struct xdp_how *how)
 {
 	snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent), "%s@%s%s",
-		 sent[0] ? " " : "", dev, mode == 2 ? ":generic" : "");
+		 sent[0] ? " " : "", dev, how->mode == 2 ? ":generic" : "");
+	if (how->exclusive)
+		snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent),
+			 ":exclusive");
+	else if (how->prio >= 0)
+		snprintf(sent + strlen(sent), sizeof(sent) - strlen(sent),
+			 ":p%d", how->prio);
 	if (refuse_add && refuse_add[0] == '@' && !strcmp(dev, refuse_add + 1))
 		return ddfctl_err("xdp attach: %s has an XDP program already",
 				  dev);
@@ -936,6 +943,21 @@ static void test_apply(void)
 		  "xdp attach dev m0 rule n\nxdp attach dev m1 rule n mode native\n"
 		  "xdp attach dev m2 rule o mode generic\n",
 		  "", "4 0 0 0 3 0 0", NULL, NULL },
+		/* the default priority given, or none: nothing to do */
+		{ "rule add a window 1000\nrule add b window 2000\n"
+		  "rule add n family netdev hook none dev m0,m1 window 1000\n"
+		  "rule add o family netdev hook none dev m2 window 1000\n"
+		  "xdp attach dev m0 rule n priority 10\nxdp attach dev m1 rule n\n"
+		  "xdp attach dev m2 rule o mode generic\n",
+		  "", "4 0 0 0 3 0 0", NULL, NULL },
+		/* another priority, or alone: the program goes and comes back */
+		{ "rule add a window 1000\nrule add b window 2000\n"
+		  "rule add n family netdev hook none dev m0,m1 window 1000\n"
+		  "rule add o family netdev hook none dev m2 window 1000\n"
+		  "xdp attach dev m0 rule n priority 30\nxdp attach dev m1 rule n\n"
+		  "xdp attach dev m2 rule o mode generic exclusive\n",
+		  "!m0 !m2 @m0:p30 @m2:generic:exclusive", "4 0 0 0 1 2 2", NULL,
+		  NULL },
 		/* b's window changed, a gone, c new; o's program to native */
 		{ "rule add b window 3000\nrule add c window 10\n"
 		  "rule add n family netdev hook none dev m0,m1 window 1000\n"

@@ -91,11 +91,21 @@ static int write_xdp(const char *dir)
 			v[n].mode = d % 2 ? "generic" : "native";
 			v[n].prog_id = 10 + n;
 			v[n].rule_id = 1 + i;
+			/* alone, or in a dispatcher beside n other programs */
+			v[n].prio = d % 2 ? -1 : (int)n;
+			v[n].nothers = d % 2 ? 0 : n % XDP_OTHERS_MAX;
+			for (size_t o = 0; o < v[n].nothers; o++) {
+				v[n].others[o].id = 100 + o;
+				v[n].others[o].prio = 20 + (int)o;
+				snprintf(v[n].others[o].name,
+					 sizeof(v[n].others[o].name), "p%zu", o);
+			}
 		}
 	memset(&v[n], 0, sizeof(v[n]));
 	snprintf(v[n].dev, sizeof(v[n].dev), "%s", rules[0].devs[0].name);
 	v[n].mode = "generic";
 	v[n].rule_id = 99;
+	v[n].prio = 50;
 	xdp_show_print(f, v, n + 1);
 	if (fclose(f))
 		return -1;

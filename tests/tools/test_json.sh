@@ -72,8 +72,19 @@ elif kind == "xdp":
     want.append((rules[0][1], None))
     if len(data) != len(want):
         errors.append("%d devices, %d given" % (len(data), len(want)))
-    for x, (dev, rule) in zip(data, want):
+    for i, (x, (dev, rule)) in enumerate(zip(data, want)):
         same("dev", x["dev"], dev)
+        # alone (exclusive), or in a dispatcher beside the programs listed
+        if x["exclusive"] != (x["priority"] is None) or \
+                (x["exclusive"] and x["beside"]):
+            errors.append("%r: exclusive %r, priority %r, beside %r" %
+                          (dev, x["exclusive"], x["priority"], x["beside"]))
+        if not x["exclusive"] and i < len(want) - 1:
+            if x["priority"] != i or len(x["beside"]) != i % 10 or \
+                    [b["name"] for b in x["beside"]] != \
+                    ["p%d" % o for o in range(i % 10)]:
+                errors.append("%r: priority %r, beside %r" %
+                              (dev, x["priority"], x["beside"]))
         if rule is None:
             if x["rule"] is not None:
                 errors.append("a gone rule is %r" % x["rule"])

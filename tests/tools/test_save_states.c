@@ -270,7 +270,9 @@ static bool same_rules(const struct model *m, const struct restore_set *s,
 		nseen++;
 		if (nx >= s->nx || strcmp(s->x[nx].dev, dev) ||
 		    strcmp(s->x[nx].rule, r->spec.name) ||
-		    s->x[nx].mode != d->xdp_mode) {
+		    s->x[nx].how.mode != d->xdp.mode ||
+		    s->x[nx].how.exclusive != d->xdp.exclusive ||
+		    s->x[nx].how.prio != d->xdp.prio) {
 			snprintf(msg, sizeof(msg),
 				 "xdp line %u read back is not for the program of device %u",
 				 nx, d->ifindex);

@@ -64,7 +64,8 @@ static int fake_send(const struct ddf_cmd_req *req)
 }
 
 /* xdp attach as xdp_attach_rule() loads, the kernel's checks left out */
-static int load_attach(const char *dev, const char *rule, int mode)
+static int load_attach(const char *dev, const char *rule,
+		       const struct xdp_how *how)
 {
 	struct ddf_rule_info ri;
 	struct ddf_xdp *skel;

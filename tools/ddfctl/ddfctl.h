@@ -212,9 +212,21 @@ int ddfctl_fetch_req(const struct ddf_cmd_req *req,
 
 /* xdp.c: XDP programs calling nf_ddf's kfunc */
 int cmd_xdp(int argc, char **argv);
+/* ddf's program's name (tools/xdp/ddf_xdp.bpf.c), by which it is found */
+#define XDP_PROG_NAME "ddf_xdp"
+/* its run priority in libxdp's dispatcher: before AF_XDP's (20), others' (50) */
+#define XDP_PRIO_DEFAULT 10
+#define XDP_PRIO_MAX 1000000
+/* How ddf's program is (to be) attached. */
+struct xdp_how {
+	int mode; /* 0: native, else generic; 1: native; 2: generic */
+	int prio; /* run priority in libxdp's dispatcher; -1: not given */
+	bool exclusive; /* alone at the device, without libxdp */
+};
 /*
- * The devices whose ddf XDP program judges by rule_id, as " DEV (MODE)"
- * words into buf; "" when none (or when BPF cannot be asked).
+ * The devices whose ddf XDP program judges by rule_id, as
+ * " DEV (MODE, priority N|exclusive)" words into buf; "" when none (or
+ * when BPF cannot be asked).
  */
 void xdp_attached(uint32_t rule_id, char *buf, size_t size);
 /*
@@ -222,22 +234,54 @@ void xdp_attached(uint32_t rule_id, char *buf, size_t size);
  * ("native", "generic"), "other" for another program, or NULL for none.
  */
 const char *xdp_mode_on(int ifindex, uint32_t rule_id);
-/* Each device with ddf's XDP program: its rule's number, its mode (1, 2) */
-int xdp_each(void (*fn)(const char *dev, uint32_t rule_id, int mode,
-			void *arg),
+/* Each device with ddf's XDP program: its rule's number, how it is there */
+int xdp_each(void (*fn)(const char *dev, uint32_t rule_id,
+			const struct xdp_how *how, void *arg),
 	     void *arg);
+
+/* xdp_port.c: what runs at a device's XDP hook */
+#define XDP_OTHERS_MAX 10 /* a dispatcher's most components */
+struct xdp_comp { /* a program in libxdp's dispatcher, not ddf's */
+	uint32_t id;
+	int prio;
+	bool frags; /* loaded for multi-buffer frames */
+	char name[16];
+};
+struct xdp_port {
+	int mode; /* 1: native, 2: generic; 0: no program */
+	uint32_t main_id; /* the program attached: the dispatcher, or alone */
+	char main_name[16];
+	bool dispatcher; /* libxdp's */
+	bool unreadable; /* a dispatcher libxdp could not read */
+	bool frags;
+	uint32_t ddf_id; /* ddf's program; main_id when attached alone */
+	int ddf_prio; /* its run priority in the dispatcher */
+	size_t nothers;
+	struct xdp_comp others[XDP_OTHERS_MAX];
+};
+/* What runs at the device of ifindex into p; -1 if it cannot be asked */
+int xdp_port_read(int ifindex, struct xdp_port *p);
+/* The rule number a ddf program was loaded with; 0 if it cannot be read */
+uint32_t xdp_prog_rule(uint32_t prog_id);
+const char *xdp_mode_word(int mode);
+
 /* A device with ddf's XDP program, as xdp show lists them (text or JSON) */
 struct xdp_dev {
 	char dev[16];
 	const char *mode; /* "native", "generic" */
 	uint32_t prog_id, rule_id;
 	char rule[DDF_NAME_MAX]; /* "": the rule is gone */
+	int prio; /* -1: exclusive */
+	size_t nothers; /* the other programs of the port's dispatcher */
+	struct xdp_comp others[XDP_OTHERS_MAX];
 };
 void xdp_show_print(FILE *out, const struct xdp_dev *v, size_t n);
-/* xdp attach|detach|show's words after the verb; mode 0, 1 or 2 */
+/* xdp attach|detach|show's words after the verb */
 int parse_xdp_words(const char *what, int argc, char **argv, char *dev,
-		    char *name, int *mode);
-int xdp_attach_rule(const char *dev, const char *name, int mode);
+		    char *name, struct xdp_how *how);
+/* xdp_attach.c */
+int xdp_attach_rule(const char *dev, const char *name,
+		    const struct xdp_how *how);
 /* ddf's program loaded for ri's rule into *skel (to destroy), not attached */
 struct ddf_xdp;
 int xdp_load(const struct ddf_rule_info *ri, struct ddf_xdp **skel);
@@ -280,7 +324,7 @@ struct restore_rule {
 	char dev_now[DDF_DEVS_MAX][16];
 };
 
-/* xdp attach dev DEV rule NAME [mode native|generic] */
+/* xdp attach dev DEV rule NAME [mode M] [priority N | exclusive] */
 struct restore_xdp {
 	unsigned int line;
 	bool left_out;
@@ -288,7 +332,7 @@ struct restore_xdp {
 	char saved[16]; /* the kernel's: dev as its rule's line names it */
 	char rule[DDF_NAME_MAX]; /* the kernel's: "" when its rule is gone */
 	uint32_t rule_id; /* the kernel's: the number it was loaded with */
-	int mode; /* 0: native, else generic; 1: native; 2: generic */
+	struct xdp_how how;
 };
 
 struct restore_set {
@@ -301,7 +345,8 @@ struct restore_set {
 /* What restore and apply do to the kernel (the tests give their own). */
 struct restore_ops {
 	int (*send)(const struct ddf_cmd_req *req); /* rule add, rule del */
-	int (*attach)(const char *dev, const char *rule, int mode);
+	int (*attach)(const char *dev, const char *rule,
+		      const struct xdp_how *how);
 	int (*detach)(const char *dev);
 };
 extern const struct restore_ops restore_kernel;
@@ -349,7 +394,7 @@ int state_fetch(struct restore_set *s);
 /* a rule as the kernel reports it, and a device with ddf's XDP program */
 int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri);
 int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,
-		  int mode);
+		  const struct xdp_how *how);
 /* save's lines; the number of those written as comments (restore refuses) */
 int state_print(FILE *out, const struct restore_set *s);
 int cmd_save(int argc, char **argv);

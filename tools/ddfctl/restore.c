@@ -108,7 +108,7 @@ static int restore_xdp_line(const char *cmd, int n, char **words,
 	x->line = lineno;
 	ddfctl_err_where("%s: line %u: ", cmd, lineno);
 	err = parse_xdp_words("attach", n - 2, words + 2, x->dev, x->rule,
-			      &x->mode);
+			      &x->how);
 	ddfctl_err_where(NULL);
 	if (err)
 		return -1;
@@ -319,7 +319,7 @@ static int do_step(const struct restore_step *st, bool undo,
 		/* a program of a rule that had gone judged nothing: not put back */
 		if (!st->xdp->rule[0])
 			return 0;
-		return ops->attach(st->xdp->dev, st->xdp->rule, st->xdp->mode);
+		return ops->attach(st->xdp->dev, st->xdp->rule, &st->xdp->how);
 	default:
 		return ops->detach(st->xdp->dev);
 	}

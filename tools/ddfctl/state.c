@@ -63,7 +63,7 @@ int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri)
 
 /* dev is named as its rule's line names the device: a renamed one may not be */
 int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,
-		  int mode)
+		  const struct xdp_how *how)
 {
 	struct restore_xdp *x = restore_new_xdp(s);
 
@@ -71,7 +71,7 @@ int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,
 		return -1;
 	snprintf(x->dev, sizeof(x->dev), "%s", dev);
 	x->rule_id = rule_id;
-	x->mode = mode;
+	x->how = *how;
 	for (size_t i = 0; rule_id && i < s->n; i++) {
 		const struct restore_rule *rr = &s->v[i];
 
@@ -94,11 +94,12 @@ static void fetch_rule(const struct ddf_rule_info *ri, void *arg)
 		c->oom = true;
 }
 
-static void fetch_xdp(const char *dev, uint32_t rule_id, int mode, void *arg)
+static void fetch_xdp(const char *dev, uint32_t rule_id,
+		      const struct xdp_how *how, void *arg)
 {
 	struct fetch_ctx *c = arg;
 
-	if (state_add_xdp(c->s, dev, rule_id, mode))
+	if (state_add_xdp(c->s, dev, rule_id, how))
 		c->oom = true;
 }
 
@@ -113,11 +114,6 @@ int state_fetch(struct restore_set *s)
 		return c.oom ? ddfctl_err("save: out of memory") : -1;
 	}
 	return 0;
-}
-
-static const char *mode_word(int mode)
-{
-	return mode == 2 ? "generic" : "native";
 }
 
 /* r's line as save writes it: two rules are the same when it is */
@@ -208,7 +204,12 @@ static char *xdp_text(const struct restore_xdp *x)
 	fputs(x->rule[0] ? "xdp attach dev " : "# dev ", f);
 	print_ifname(f, line_dev(x));
 	if (x->rule[0])
-		fprintf(f, " rule %s mode %s\n", x->rule, mode_word(x->mode));
+		fprintf(f, " rule %s mode %s", x->rule, xdp_mode_word(x->how.mode));
+	if (x->rule[0] && x->how.exclusive)
+		fputs(" exclusive\n", f);
+	else if (x->rule[0])
+		fprintf(f, " priority %d\n", x->how.prio >= 0 ? x->how.prio :
+							     XDP_PRIO_DEFAULT);
 	else
 		fprintf(f, " has ddf's XDP program of rule id %u, which is gone: not saved\n",
 			x->rule_id);
@@ -317,7 +318,11 @@ static bool xdp_stays(const struct restore_xdp *x, const struct restore_set *now
 		const struct restore_xdp *w = &want->x[i];
 
 		if (!strcmp(w->dev, line_dev(x)) && !strcmp(w->rule, x->rule) &&
-		    (!w->mode || w->mode == x->mode))
+		    (!w->how.mode || w->how.mode == x->how.mode) &&
+		    w->how.exclusive == x->how.exclusive &&
+		    (x->how.exclusive || w->how.prio < 0 ||
+		     w->how.prio == (x->how.prio < 0 ? XDP_PRIO_DEFAULT :
+						       x->how.prio)))
 			return true;
 	}
 	return false;
