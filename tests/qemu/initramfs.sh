@@ -119,22 +119,25 @@ base() {
 	for b in xdp-loader xdp-filter bpftool; do
 		copy_bin "$root" "/usr/sbin/$b"
 	done
-	bpfobj=$(dirname "$(ldd /usr/sbin/xdp-loader |
-		awk '/libxdp/ { print $3 }')")/bpf
+	# (xdp-tools links libxdp statically: its library directory, from
+	# libxdp-dev's pkg-config file, names where libxdp looks)
+	bpfobj=$(pkg-config --variable=libdir libxdp 2>/dev/null ||
+		echo "/usr/lib/$(gcc -print-multiarch)")/bpf
 	for f in "$bpfobj"/xdp-dispatcher.o "$bpfobj"/xsk_def_xdp_prog*.o \
 		"$bpfobj"/xdpfilt_*.o; do
 		copy_file "$root" "$f"
 	done
-	for f in ddfxsk examples/ddf_vxlan.bpf.o; do
-		if [ -e "$DDF_BUILD/$f" ]; then
-			case $f in
+	# (not f: copy_bin's loop sets it)
+	for x in ddfxsk examples/ddf_vxlan.bpf.o; do
+		if [ -e "$DDF_BUILD/$x" ]; then
+			case $x in
 			*.o) mkdir -p "$root/ddf/examples"
-			     cp "$DDF_BUILD/$f" "$root/ddf/examples/" ;;
-			*) copy_bin "$root" "$DDF_BUILD/$f"
-			   cp "$DDF_BUILD/$f" "$root/usr/bin/" ;;
+			     cp "$DDF_BUILD/$x" "$root/ddf/examples/" ;;
+			*) copy_bin "$root" "$DDF_BUILD/$x"
+			   cp "$DDF_BUILD/$x" "$root/usr/bin/" ;;
 			esac
 		else
-			log "initramfs: no build/$f (run make): xdpshare.sh and kfunc.sh will fail"
+			log "initramfs: no build/$x (run make): xdpshare.sh and kfunc.sh will fail"
 		fi
 	done
 	# the capture tests/netns/replay.sh replays (make builds it)
