@@ -12,6 +12,7 @@ CTL=$B/ddfctl
 BENCH=$B/ddfbench
 DDF7=docs/ddf.7
 CTL8=tools/ddfctl/ddfctl.8
+XDP7=docs/ddf-xdp.7
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -37,7 +38,7 @@ for f in $(find tools -name 'libxt_*.man' | sort); do
 	} >"$w"
 	pages+=("$w")
 done
-for p in "$DDF7" "$CTL8"; do
+for p in "$DDF7" "$CTL8" "$XDP7"; do
 	[[ " ${pages[*]} " == *" $p "* ]] && ok || bad "$p was not found"
 done
 if command -v mandoc >/dev/null; then
@@ -129,6 +130,32 @@ echo "docs: $n tunnels of decap: each named in ddfctl.8, which has a decap entry
 # and each of the two pages refers to the other
 grep -q '^\.BR ddfctl (8)' "$DDF7" && ok || bad "ddf.7 does not refer to ddfctl(8)"
 grep -q '^\.BR ddf (7)' "$CTL8" && ok || bad "ddfctl.8 does not refer to ddf(7)"
+
+# --- ddf-xdp.7, the kfunc's contract, against the headers and the module --
+# Its synopsis is the declaration of <ddf/bpf_ddf.h>; each verdict of
+# enum ddf_xdp_verdict, with its value, and each error the kfunc returns
+# is an entry of RETURN VALUE; ddf.7 and it refer to each other.
+text "$XDP7" >"$tmp/xdp7.txt"
+decl=$(sed -n 's/^extern \(int bpf_ddf_xdp(.*)\) __ksym;$/\1/p' uapi/ddf/bpf_ddf.h)
+[ -n "$decl" ] && grep -qF "       $decl;" "$tmp/xdp7.txt" && ok ||
+	bad "ddf-xdp.7's synopsis is not <ddf/bpf_ddf.h>'s '$decl'"
+i=0
+for v in $(sed -n '/^enum ddf_xdp_verdict {/,/^};/s/^\t\(DDF_XDP_[A-Z]*\),.*/\1/p' \
+	uapi/linux/ddf.h); do
+	tags "$tmp/xdp7.txt" "RETURN VALUE" | grep -qx " \{7\}$v ($i)" && ok ||
+		bad "ddf-xdp.7 RETURN VALUE has no entry '$v ($i)'"
+	i=$((i + 1))
+done
+errs=$(grep -o 'ret = -E[A-Z]*;' nf_ddf/nf_ddf_xdp.c | sed 's/ret = \(.*\);/\1/' | sort -u)
+for e in $errs; do
+	tags "$tmp/xdp7.txt" "RETURN VALUE" | grep -qx " \{7\}$e" && ok ||
+		bad "ddf-xdp.7 RETURN VALUE has no entry for $e (nf_ddf_xdp.c returns it)"
+done
+[ "$i" -ge 4 ] && [ -n "$errs" ] && ok ||
+	bad "no verdicts in uapi/linux/ddf.h ($i) or errors in nf_ddf_xdp.c"
+echo "docs: ddf-xdp.7: the kfunc's declaration, $i verdicts and the errors $(echo $errs) against the sources"
+grep -q '^\.BR ddf\\-xdp (7)' "$DDF7" && ok || bad "ddf.7 does not refer to ddf-xdp(7)"
+grep -q '^\.BR ddf (7)' "$XDP7" && ok || bad "ddf-xdp.7 does not refer to ddf(7)"
 
 # --- the numbers of ddf.7 ------------------------------------------------
 # The sizes table: what ddfctl size chooses, the query accesses ddfbench
