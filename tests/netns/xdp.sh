@@ -235,8 +235,8 @@ R ddfctl rule add span family netdev hook none dev m0 $rule action drop
 R ddfctl rule add hooked family netdev hook ingress dev m0 $rule
 R ddfctl xdp attach dev m0 rule span >/dev/null
 R ddfctl xdp show | tee "$tmp/show" >&3
-grep -q "^m0: native rule span (id [0-9]*) priority 10$" "$tmp/show" || fail "xdp show: $(cat "$tmp/show")"
-R ddfctl show span | grep -q "xdp id [0-9]* on m0 (native, priority 10)" || fail "show span lists no attachment"
+grep -q "^m0: native rule span (id [0-9]*) priority 5$" "$tmp/show" || fail "xdp show: $(cat "$tmp/show")"
+R ddfctl show span | grep -q "xdp id [0-9]* on m0 (native, priority 5)" || fail "show span lists no attachment"
 refused() {
 	local want=$1 out
 	shift
@@ -300,7 +300,7 @@ fi
 pretty "" "rmmod nf_ddf while attached: $(cat "$tmp/rmmod")"
 R ddfctl rule del span
 R ddfctl xdp show | tee "$tmp/show" >&3
-grep -q "^m0: native rule id [0-9]* priority 10 (gone" "$tmp/show" || fail "xdp show after delete: $(cat "$tmp/show")"
+grep -q "^m0: native rule id [0-9]* priority 5 (gone" "$tmp/show" || fail "xdp show after delete: $(cat "$tmp/show")"
 cap_start "$rcv" m0 gone
 mirror ttl
 cap_stop gone "$n"
@@ -332,7 +332,7 @@ sed 's/^/    /' "$tmp/saved" >&3
 expect_eq "$(head -n 3 "$tmp/saved" | cut -d' ' -f1-3 | tr '\n' ' ')" \
 	"rule add span rule add dum rule add ip " "save: the rule lines first"
 expect_eq "$(tail -n +4 "$tmp/saved" | sort | tr '\n' '|')" \
-	"xdp attach dev d0 rule dum mode generic priority 10|xdp attach dev m0 rule span mode native priority 10|" \
+	"xdp attach dev d0 rule dum mode generic priority 5|xdp attach dev m0 rule span mode native priority 5|" \
 	"save: the xdp lines"
 R ddfctl xdp detach dev m0
 R ddfctl xdp detach dev d0
@@ -341,8 +341,8 @@ pp rmmod nf_ddf
 pp insmod "$module"
 R ddfctl restore <"$tmp/saved"
 R ddfctl xdp show | tee "$tmp/show" >&3
-grep -q "^m0: native rule span (id [0-9]*) priority 10$" "$tmp/show" &&
-	grep -q "^d0: generic rule dum (id [0-9]*) priority 10$" "$tmp/show" ||
+grep -q "^m0: native rule span (id [0-9]*) priority 5$" "$tmp/show" &&
+	grep -q "^d0: generic rule dum (id [0-9]*) priority 5$" "$tmp/show" ||
 	fail "xdp show after restore: $(cat "$tmp/show")"
 R ddfctl save >"$tmp/resaved"
 cmp -s "$tmp/saved" "$tmp/resaved" ||

@@ -84,7 +84,7 @@ saved_as_expected() {
 	# save writes the rule whole: every word, defaults and sizing included
 	grep -qx "rule add span family netdev hook none dev p1 .* action drop" \
 		"$tmp/saved" &&
-		grep -qx 'xdp attach dev p1 rule span mode native priority 10' "$tmp/saved" &&
+		grep -qx 'xdp attach dev p1 rule span mode native priority 5' "$tmp/saved" &&
 		[[ $(wc -l <"$tmp/saved") == 2 ]]
 }
 
@@ -120,7 +120,7 @@ service_ok() {
 		grep -qx ExecMainStatus=0 <<<"$st"
 }
 xdp_native() {
-	ddfctl xdp show | tee /dev/stderr | grep -q '^p1: native rule span (id [0-9]*) priority 10$'
+	ddfctl xdp show | tee /dev/stderr | grep -q '^p1: native rule span (id [0-9]*) priority 5$'
 }
 same_file() {
 	ddfctl save >"$tmp/resaved" || return 1

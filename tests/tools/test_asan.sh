@@ -41,7 +41,7 @@ grep -E ' (r|xd)[0-9]*[02468]( |$)' "$tmp/all" >"$tmp/half"
 
 if "$CTL" -n restore "$tmp/all" >"$tmp/out" 2>"$tmp/err"; then
 	[ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = $N ] &&
-		[ "$(grep -c '^xdp attach dev xd[0-9]* rule r[0-9]* mode generic priority 10: dry run' "$tmp/out")" = $N ] &&
+		[ "$(grep -c '^xdp attach dev xd[0-9]* rule r[0-9]* mode generic priority 5: dry run' "$tmp/out")" = $N ] &&
 		[ ! -s "$tmp/err" ] && ok ||
 		bad "restore of $N rules and attachments: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
 else

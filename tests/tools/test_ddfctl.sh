@@ -711,7 +711,7 @@ fi
 "$CTL" xdp --help | grep -q '^usage: ddfctl xdp attach dev DEV rule NAME' &&
 	ok || bad "xdp --help"
 [ "$("$CTL" -n xdp attach dev eth1 rule span mode generic)" = \
-	"xdp attach dev eth1 rule span mode generic priority 10: dry run, nothing loaded" ] &&
+	"xdp attach dev eth1 rule span mode generic priority 5: dry run, nothing loaded" ] &&
 	ok || bad "xdp attach -n"
 [ "$("$CTL" -n xdp attach dev eth1 rule span priority 60)" = \
 	"xdp attach dev eth1 rule span mode native, else generic priority 60: dry run, nothing loaded" ] &&
@@ -749,8 +749,8 @@ DDF_CMD_NEW
   DDF_A_NAME "n"
 DDF_CMD_NEW
   DDF_A_NAME "a"
-xdp attach dev eth1 rule n mode native priority 10: dry run, nothing loaded
-xdp attach dev eth2 rule n mode generic priority 10: dry run, nothing loaded
+xdp attach dev eth1 rule n mode native priority 5: dry run, nothing loaded
+xdp attach dev eth2 rule n mode generic priority 5: dry run, nothing loaded
 EOF
 cmp -s "$tmp/order" "$tmp/want" && ok ||
 	bad "restore of rules and xdp lines: $(diff "$tmp/want" "$tmp/order")"
@@ -787,7 +787,7 @@ took=$((($(date +%s%N) - start) / 1000000))
 [ "$(grep -c '^DDF_CMD_NEW' "$tmp/out")" = 2 ] &&
 	grep -qxF '  DDF_A_NAME "here"' "$tmp/out" && grep -qxF '  DDF_A_NAME "ip"' "$tmp/out" &&
 	! grep -q '"away"' "$tmp/out" && ok || bad "restore --wait sent: $(cat "$tmp/out")"
-grep -qxF 'xdp attach dev lo rule here mode generic priority 10: dry run, nothing loaded' "$tmp/out" &&
+grep -qxF 'xdp attach dev lo rule here mode generic priority 5: dry run, nothing loaded' "$tmp/out" &&
 	! grep -q 'ddfnosuch0' "$tmp/out" && ok || bad "restore --wait's xdp lines: $(cat "$tmp/out")"
 grep -qxF "ddfctl: restore: waiting up to 1 s for dev ddfnosuch0" "$tmp/err" &&
 	grep -qxF "ddfctl: restore: line 2: rule 'away' left out: dev ddfnosuch0 is not here after 1 s (ddfctl apply adds it once it is)" "$tmp/err" &&
@@ -816,7 +816,7 @@ EOF
 "$CTL" -n apply --against "$tmp/old" "$tmp/new" >"$tmp/out" 2>"$tmp/err" &&
 	tail -n 1 "$tmp/out" | grep -qxF 'apply (dry run): rules: 2 kept, 1 changed, 1 added, 0 deleted; xdp: 0 kept, 1 attached, 1 detached' &&
 	[ "$(grep -E '^(DDF_CMD_|xdp )' "$tmp/out" | tr '\n' '|')" = \
-		'xdp detach dev eth1: dry run, nothing removed|DDF_CMD_DEL|DDF_CMD_NEW|DDF_CMD_NEW|xdp attach dev eth1 rule n mode generic priority 10: dry run, nothing loaded|' ] &&
+		'xdp detach dev eth1: dry run, nothing removed|DDF_CMD_DEL|DDF_CMD_NEW|DDF_CMD_NEW|xdp attach dev eth1 rule n mode generic priority 5: dry run, nothing loaded|' ] &&
 	ok || bad "apply -n --against: $(cat "$tmp/out" "$tmp/err")"
 "$CTL" -n apply --against "$tmp/old" "$tmp/old" >"$tmp/out" &&
 	[ "$(cat "$tmp/out")" = 'apply (dry run): rules: 3 kept, 0 changed, 0 added, 0 deleted; xdp: 1 kept, 0 attached, 0 detached' ] &&

@@ -947,7 +947,7 @@ static void test_apply(void)
 		{ "rule add a window 1000\nrule add b window 2000\n"
 		  "rule add n family netdev hook none dev m0,m1 window 1000\n"
 		  "rule add o family netdev hook none dev m2 window 1000\n"
-		  "xdp attach dev m0 rule n priority 10\nxdp attach dev m1 rule n\n"
+		  "xdp attach dev m0 rule n priority 5\nxdp attach dev m1 rule n\n"
 		  "xdp attach dev m2 rule o mode generic\n",
 		  "", "4 0 0 0 3 0 0", NULL, NULL },
 		/* another priority, or alone: the program goes and comes back */

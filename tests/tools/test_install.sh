@@ -54,12 +54,15 @@ expected=$(sort <<-EOF
 	/lib/modules/$kver/extra/nf_ddf.ko
 	$xt/libxt_ddf.so
 	/usr/local/bin/ddfbench
+	/usr/local/include/ddf/bpf_ddf.h
+	/usr/local/include/linux/ddf.h
 	/usr/local/lib/systemd/system/ddf-metrics.service
 	/usr/local/lib/systemd/system/ddf-metrics.timer
 	/usr/local/lib/systemd/system/ddf.service
 	/usr/local/sbin/ddfctl
 	/usr/local/share/bash-completion/completions/ddfctl
 	/usr/local/share/man/man1/ddfbench.1
+	/usr/local/share/man/man7/ddf-xdp.7
 	/usr/local/share/man/man7/ddf.7
 	/usr/local/share/man/man8/ddfctl.8
 	/usr/local/share/man/man8/libxt_ddf.8
@@ -103,7 +106,7 @@ make -s install-tools DESTDIR="$dest" >/dev/null 2>&1 &&
 	[ "$(tail -n 1 "$dest/etc/ddf/ddf.rules")" = "# edited" ] &&
 	ok "make install keeps an edited /etc/ddf/ddf.rules" ||
 	bad "make install replaced an edited /etc/ddf/ddf.rules"
-for page in man1/ddfbench.1 man7/ddf.7 man8/ddfctl.8 man8/libxt_ddf.8; do
+for page in man1/ddfbench.1 man7/ddf.7 man7/ddf-xdp.7 man8/ddfctl.8 man8/libxt_ddf.8; do
 	f=$dest/usr/local/share/man/$page
 	if [ -s "$f" ] && w=$(LC_ALL=C.UTF-8 groff -man -ww -z "$f" 2>&1) && [ -z "$w" ]; then
 		ok "$page renders without warnings"
@@ -111,6 +114,20 @@ for page in man1/ddfbench.1 man7/ddf.7 man8/ddfctl.8 man8/libxt_ddf.8; do
 		bad "$page: ${w:-empty}"
 	fi
 done
+
+# the kfunc's example builds against the installed headers alone and calls
+# the kfunc (which clang's BTF declares only where it is called)
+inc=$dest/usr/local/include
+if make -s -C examples/xdp DDF_INCLUDE="$inc" OUT="$tmp/example" \
+	>"$tmp/example.log" 2>&1 &&
+	grep -q "$inc/ddf/bpf_ddf.h" "$tmp/example/ddf_vxlan.bpf.d" &&
+	grep -q "$inc/linux/ddf.h" "$tmp/example/ddf_vxlan.bpf.d" &&
+	bpftool btf dump file "$tmp/example/ddf_vxlan.bpf.o" |
+	grep -q "FUNC 'bpf_ddf_xdp' type_id=[0-9]* linkage=extern"; then
+	ok "examples/xdp builds against the installed headers and calls bpf_ddf_xdp"
+else
+	bad "examples/xdp against the installed headers: $(tail -n 5 "$tmp/example.log")"
+fi
 
 make -s uninstall DESTDIR="$dest" KVER="$kver" >"$tmp/uninstall.log" 2>&1 ||
 	bad "make uninstall failed: $(tail -n 5 "$tmp/uninstall.log")"

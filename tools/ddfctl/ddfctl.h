@@ -212,10 +212,13 @@ int ddfctl_fetch_req(const struct ddf_cmd_req *req,
 
 /* xdp.c: XDP programs calling nf_ddf's kfunc */
 int cmd_xdp(int argc, char **argv);
-/* ddf's program's name (tools/xdp/ddf_xdp.bpf.c), by which it is found */
+/* ddf's programs' names (tools/xdp/ddf_xdp.bpf.c) begin so: it is found by it */
 #define XDP_PROG_NAME "ddf_xdp"
-/* its run priority in libxdp's dispatcher: before AF_XDP's (20), others' (50) */
-#define XDP_PRIO_DEFAULT 10
+/*
+ * its run priority in libxdp's dispatcher, lowest first: before
+ * xdp-filter's (10), libxdp's AF_XDP program's (20) and its default (50)
+ */
+#define XDP_PRIO_DEFAULT 5
 #define XDP_PRIO_MAX 1000000
 /* How ddf's program is (to be) attached. */
 struct xdp_how {
@@ -264,6 +267,7 @@ int xdp_port_read(int ifindex, struct xdp_port *p);
 /* The rule number a ddf program was loaded with; 0 if it cannot be read */
 uint32_t xdp_prog_rule(uint32_t prog_id);
 const char *xdp_mode_word(int mode);
+bool xdp_is_ddf(const char *name); /* a program of ddf's, by its name */
 
 /* A device with ddf's XDP program, as xdp show lists them (text or JSON) */
 struct xdp_dev {

@@ -72,6 +72,14 @@ static const char *log_sep(const char *log)
 	return log && log[0] ? ":\n" : "";
 }
 
+/* the program of ri's action: only mark writes metadata (ddf_xdp.bpf.c) */
+static struct bpf_program *xdp_chosen(struct ddf_xdp *skel,
+				      const struct ddf_rule_info *ri)
+{
+	return ri->rule.action == DDF_ACTION_MARK ? skel->progs.ddf_xdp :
+						    skel->progs.ddf_xdp_judge;
+}
+
 /* ddf's program opened for ri's rule, its rule and mark set, not loaded */
 static struct ddf_xdp *xdp_open(const struct ddf_rule_info *ri)
 {
@@ -80,6 +88,12 @@ static struct ddf_xdp *xdp_open(const struct ddf_rule_info *ri)
 	if (skel) {
 		skel->rodata->ddf_rule_id = ri->id;
 		skel->rodata->ddf_mark = ri->rule.mark;
+		bpf_program__set_autoload(skel->progs.ddf_xdp,
+					  xdp_chosen(skel, ri) ==
+						  skel->progs.ddf_xdp);
+		bpf_program__set_autoload(skel->progs.ddf_xdp_judge,
+					  xdp_chosen(skel, ri) ==
+						  skel->progs.ddf_xdp_judge);
 	}
 	return skel;
 }
@@ -142,7 +156,7 @@ static int attach_exclusive(const struct ddf_rule_info *ri, int ifindex,
 	if (xdp_load(ri, &skel))
 		return -1;
 	/* the device holds the program once attached */
-	fd = bpf_program__fd(skel->progs.ddf_xdp);
+	fd = bpf_program__fd(xdp_chosen(skel, ri));
 	err = bpf_xdp_attach(ifindex, fd,
 			     base | (mode == 2 ? XDP_FLAGS_SKB_MODE :
 						 XDP_FLAGS_DRV_MODE), NULL);
@@ -236,12 +250,17 @@ static int libxdp_attach(struct xdp_program *prog, int ifindex, int mode,
 }
 
 /* What a failed shared attach means, said once; log is libxdp's and libbpf's. */
-static int attach_failed(const char *dev, const struct xdp_port *p, int mode,
-			 int err, const char *log)
+static int attach_failed(const struct ddf_rule_info *ri, const char *dev,
+			 const struct xdp_port *p, int mode, int err,
+			 const char *log)
 {
 	const struct xdp_comp *nf = no_frags(p);
 	unsigned int mtu = dev_mtu(dev);
 
+	/* the verifier's words when a component may not change packet data */
+	if (log && strstr(log, "changes packet data"))
+		return ddfctl_err("xdp attach: rule '%s' marks its duplicates in XDP metadata, and this kernel lets no program behind libxdp's dispatcher change a frame's data (its verifier: \"extension program changes packet data, while original does not\"): attach with exclusive, or give the rule action drop or count",
+				  ri->rule.name);
 	if (nf && mode == 1 && mtu > 3000)
 		return ddfctl_err("xdp attach: %s's MTU %u needs multi-buffer XDP (frags) in native mode, and its program '%s' (priority %d) was loaded without it, so libxdp's dispatcher cannot have it: reload '%s' with frags, lower the MTU, or use mode generic",
 				  dev, mtu, nf->name, nf->prio, nf->name);
@@ -256,6 +275,7 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 			 const char *dev, const struct xdp_how *how)
 {
 	int mode = how->mode, err = 0;
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts);
 	struct xdp_program *prog;
 	struct xdp_port p, now;
 	struct ddf_xdp *skel;
@@ -271,7 +291,13 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 	if (!mode)
 		mode = p.main_id ? p.mode : 1;
 	skel = xdp_open(ri);
-	prog = skel ? xdp_program__from_bpf_obj(skel->obj, NULL) : NULL;
+	if (skel) {
+		opts.obj = skel->obj;
+		opts.prog_name = bpf_program__name(xdp_chosen(skel, ri));
+		prog = xdp_program__create(&opts);
+	} else {
+		prog = NULL;
+	}
 	if (!prog || libxdp_get_error(prog)) {
 		ddf_xdp__destroy(skel);
 		return ddfctl_err("xdp attach: cannot open ddf's XDP program: %s",
@@ -293,7 +319,7 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 	xdp_program__close(prog);
 	ddf_xdp__destroy(skel);
 	if (err) {
-		attach_failed(dev, &p, mode, err, log);
+		attach_failed(ri, dev, &p, mode, err, log);
 		free(log);
 		return -1;
 	}

@@ -104,8 +104,7 @@ static void read_dispatcher(int ifindex, struct xdp_port *p)
 	while (p->dispatcher && (prog = xdp_multiprog__next_prog(prog, mp))) {
 		struct xdp_comp *c;
 
-		if (!strcmp(xdp_program__name(prog), XDP_PROG_NAME) &&
-		    !p->ddf_id) {
+		if (xdp_is_ddf(xdp_program__name(prog)) && !p->ddf_id) {
 			p->ddf_id = xdp_program__id(prog);
 			p->ddf_prio = (int)xdp_program__run_prio(prog);
 			continue;
@@ -138,11 +137,19 @@ int xdp_port_read(int ifindex, struct xdp_port *p)
 	p->main_id = id;
 	if (prog_name(id, p->main_name, sizeof(p->main_name)))
 		return 0; /* gone since the query */
-	if (!strcmp(p->main_name, XDP_PROG_NAME))
+	if (xdp_is_ddf(p->main_name))
 		p->ddf_id = id; /* attached alone: exclusive */
 	else if (!strcmp(p->main_name, DISPATCHER_NAME))
 		read_dispatcher(ifindex, p);
 	return 0;
+}
+
+bool xdp_is_ddf(const char *name)
+{
+	size_t n = strlen(XDP_PROG_NAME);
+
+	return !strncmp(name, XDP_PROG_NAME, n) &&
+	       (!name[n] || name[n] == '_');
 }
 
 const char *xdp_mode_word(int mode)

@@ -12,6 +12,13 @@
  * and most drivers refuse a program without it above a page's MTU) runs
  * it natively; the kfunc keys such a frame whole. The program itself
  * touches only the linear part (the metadata in front of it).
+ *
+ * Two programs, as a rule's action needs: ddf_xdp writes the metadata of
+ * action mark, which changes the packet's data; ddf_xdp_judge (drop and
+ * count) does not. A kernel may refuse a program behind libxdp's
+ * dispatcher that changes packet data where the dispatcher's slot does
+ * not (6.12 does, with libxdp 1.3's dispatcher), so only rules of action
+ * mark need ddf_xdp. ddfctl finds either by its name's "ddf_xdp".
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -37,6 +44,13 @@ int ddf_xdp(struct xdp_md *ctx)
 			*meta = ddf_mark;
 	}
 	return XDP_PASS;
+}
+
+SEC("xdp.frags")
+int ddf_xdp_judge(struct xdp_md *ctx)
+{
+	return bpf_ddf_xdp(ctx, ddf_rule_id) == DDF_XDP_DROP ? XDP_DROP :
+							      XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";
