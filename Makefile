@@ -37,7 +37,8 @@ help:
 	@echo "                     traffic with no rule, then through a drop rule"
 	@echo "make demo-filters    size a filter and measure its accuracy"
 	@echo "make modules         nf_ddf.ko for KVER (default: the running kernel)"
-	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages"
+	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages,"
+	@echo "                     the headers of the netlink family and of the XDP kfunc"
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
 	@echo "make deb             Debian packages ddf-dkms and ddf-tools in build/deb/"
@@ -367,7 +368,8 @@ SYSCONFDIR ?= /etc
 # uninstalled as installed: an edited one is the operator's.
 UNIT_SED := sed 's|/usr/sbin/ddfctl|$(PREFIX)/sbin/ddfctl|g'
 
-.PHONY: modules install install-modules install-tools uninstall dkms-src
+.PHONY: modules install install-modules install-tools install-dev uninstall \
+	dkms-src
 modules:
 	@test -e $(KDIR)/Makefile || { echo "no kernel headers in $(KDIR):" \
 		"apt install linux-headers-$(KVER), or give KVER= or KDIR="; exit 1; }
@@ -375,7 +377,7 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(abspath $(KBUILD_DIR)) modules
 	scripts/module-btf.sh $(KDIR) $(KBUILD_DIR)/nf_ddf.ko
 
-install: install-modules install-tools
+install: install-modules install-tools install-dev
 
 # depmod for the running system only: a DESTDIR is someone else's tree.
 install-modules: modules
@@ -412,6 +414,16 @@ install-tools: $(B)/ddfctl $(B)/ddfbench $(B)/libxt_ddf.so
 	test -e $(DESTDIR)$(SYSCONFDIR)/default/ddf || install -D -m 644 \
 		systemd/ddf.default $(DESTDIR)$(SYSCONFDIR)/default/ddf
 
+# The headers for programs of one's own: the netlink family's, and the XDP
+# kfunc's for BPF programs (docs/ddf-xdp.7; package ddf-dev).
+INCLUDEDIR ?= $(PREFIX)/include
+install-dev:
+	install -D -m 644 uapi/linux/ddf.h $(DESTDIR)$(INCLUDEDIR)/linux/ddf.h
+	install -D -m 644 uapi/ddf/bpf_ddf.h \
+		$(DESTDIR)$(INCLUDEDIR)/ddf/bpf_ddf.h
+	install -D -m 644 docs/ddf-xdp.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/ddf-xdp.7
+
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/nf_ddf.ko \
 		$(DESTDIR)$(PREFIX)/sbin/ddfctl $(DESTDIR)$(PREFIX)/bin/ddfbench \
@@ -420,6 +432,9 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/ddfbench.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/libxt_ddf.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man7/ddf.7 \
+		$(DESTDIR)$(PREFIX)/share/man/man7/ddf-xdp.7 \
+		$(DESTDIR)$(INCLUDEDIR)/linux/ddf.h \
+		$(DESTDIR)$(INCLUDEDIR)/ddf/bpf_ddf.h \
 		$(DESTDIR)$(BASH_COMPLETION_DIR)/ddfctl \
 		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf.service \
 		$(DESTDIR)$(SYSTEMD_UNIT_DIR)/ddf-metrics.service \
@@ -428,6 +443,7 @@ uninstall:
 		cmp -s systemd/$${f#*:} $(DESTDIR)$(SYSCONFDIR)/$${f%:*} && \
 			rm -f $(DESTDIR)$(SYSCONFDIR)/$${f%:*}; \
 	done; rmdir $(DESTDIR)$(SYSCONFDIR)/ddf 2>/dev/null || true
+	rmdir $(DESTDIR)$(INCLUDEDIR)/ddf 2>/dev/null || true
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # The module's sources where dkms looks for them; then
