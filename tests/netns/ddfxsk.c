@@ -17,11 +17,12 @@
  * Once every socket is bound it prints "ddfxsk: ready" on stdout. Then it
  * writes every frame it receives into OUT.pcap (classic pcap, Ethernet,
  * the bytes as received; frames of several queues in the order they are
- * read) until it has COUNT frames, or IDLE ms (1000) passed without a
- * frame after the first, or TIMEOUT ms (60000, 0: none) passed since it
- * was ready, or SIGTERM or SIGINT came. It closes the sockets (libxdp
- * takes its program out of the dispatcher when its last socket goes) and
- * prints
+ * read) until IDLE ms (1000) passed without a frame after the first (with
+ * COUNT: after the COUNT-th, so that a frame too many is seen, not cut
+ * off), or TIMEOUT ms (60000, 0: none) passed since it was ready, or
+ * SIGTERM or SIGINT came; what the rings hold then is written too. It
+ * closes the sockets (libxdp takes its program out of the dispatcher when
+ * its last socket goes) and prints
  *
  *   ddfxsk: N frames, D dropped (queue 0: N0, queue 1: N1, ...)
  *
@@ -66,9 +67,10 @@ static const char usage[] =
 	"  AF_XDP sockets on RX queues 0..N-1 of DEV (1) through libxdp, its\n"
 	"  program in native (driver) or generic (skb) XDP mode (native);\n"
 	"  prints \"ddfxsk: ready\" once bound, then writes each frame into\n"
-	"  OUT.pcap until COUNT frames, IDLE ms (1000) without one after the\n"
-	"  first, TIMEOUT ms (60000; 0: none) in all, or SIGTERM/SIGINT; then\n"
-	"  prints \"ddfxsk: N frames, D dropped (queue 0: N0, ...)\".\n";
+	"  OUT.pcap until IDLE ms (1000) without one after the first (with\n"
+	"  COUNT: after the COUNT-th), TIMEOUT ms (60000; 0: none) in all, or\n"
+	"  SIGTERM/SIGINT; then prints\n"
+	"  \"ddfxsk: N frames, D dropped (queue 0: N0, ...)\".\n";
 
 struct queue {
 	void *area;
@@ -380,7 +382,7 @@ int main(int argc, char **argv)
 
 		if (timeout)
 			wait_ms = start + timeout > now ? start + timeout - now : 0;
-		if (total && last + idle < now + wait_ms)
+		if (total >= (count ? count : 1) && last + idle < now + wait_ms)
 			wait_ms = last + idle > now ? last + idle - now : 0;
 		if (wait_ms == 0)
 			break;
@@ -390,25 +392,20 @@ int main(int argc, char **argv)
 		}
 		r = ppoll(pfd, nqueues, wait_ms == UINT64_MAX ? NULL : &ts, &waitmask);
 		if (r < 0 && errno == EINTR)
-			break;
-		if (r < 0)
+			stop = true;
+		else if (r < 0)
 			die("poll: %s", strerror(errno));
+		/* after a signal too: what the rings hold was received */
 		for (q = 0; q < nqueues; q++) {
 			unsigned int n;
 
 			while ((n = drain(&queues[q], out))) {
 				total += n;
 				last = now_ms();
-				if (count && total >= count) {
-					stop = true;
-					break;
-				}
 			}
 			/* copy mode takes new buffers when woken, as in poll */
 			if (xsk_ring_prod__needs_wakeup(&queues[q].fill))
 				recvfrom(pfd[q].fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
-			if (stop)
-				break;
 		}
 		if (fflush(out))
 			die("cannot write '%s': %s", path, strerror(errno));
