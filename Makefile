@@ -41,7 +41,8 @@ help:
 	@echo "                     the headers of the netlink family and of the XDP kfunc"
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
 	@echo "make dkms-src        the module's sources to /usr/src for dkms install"
-	@echo "make deb             Debian packages ddf-dkms and ddf-tools in build/deb/"
+	@echo "make deb             Debian packages ddf-dkms, ddf-tools and ddf-dev in"
+	@echo "                     build/deb/"
 	@echo "make check-packages  install them with apt, check DKMS's build, purge;"
 	@echo "                     then check-packages-vm"
 	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
@@ -452,8 +453,9 @@ dkms-src:
 	$(call copy-ksrc,$(DESTDIR)/usr/src/ddf-$(DDF_VERSION))
 
 # ---- Debian packages (debian/): make deb ----
-# build/deb/ddf-dkms_VERSION_all.deb (the module's sources for DKMS) and
-# build/deb/ddf-tools_VERSION_ARCH.deb, built in a copy of the tree
+# build/deb/ddf-dkms_VERSION_all.deb (the module's sources for DKMS),
+# build/deb/ddf-tools_VERSION_ARCH.deb and build/deb/ddf-dev_VERSION_all.deb
+# (the headers for programs of one's own), built in a copy of the tree
 # (scripts/build-deb.sh); VERSION is dkms.conf's. check-deb lints them and
 # checks what they ship; check-packages installs them on this machine with
 # apt, checks DKMS's build, purges them and checks that nothing is left
@@ -462,17 +464,20 @@ dkms-src:
 .PHONY: deb check-deb check-packages
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB_FILES := $(B)/deb/ddf-dkms_$(DDF_VERSION)_all.deb \
-	     $(B)/deb/ddf-tools_$(DDF_VERSION)_$(DEB_ARCH).deb
+	     $(B)/deb/ddf-tools_$(DDF_VERSION)_$(DEB_ARCH).deb \
+	     $(B)/deb/ddf-dev_$(DDF_VERSION)_all.deb
 # what goes into them: built again when one of these changes
 DEB_INPUTS := $(shell find debian nf_ddf ddf_core uapi tools systemd \
-		tests/core tests/kunit -type f 2>/dev/null) Kbuild dkms.conf \
-	      Makefile docs/ddf.7 scripts/build-deb.sh scripts/module-btf.sh
+		tests/core tests/kunit examples -type f 2>/dev/null) Kbuild \
+	      dkms.conf Makefile docs/ddf.7 docs/ddf-xdp.7 scripts/build-deb.sh \
+	      scripts/module-btf.sh
 deb: $(DEB_FILES)
 $(DEB_FILES) &: $(DEB_INPUTS)
 	@scripts/build-deb.sh $(B)/deb
 
 check-deb: deb
 	tests/tools/test_deb.sh $(B)/deb
+	tests/tools/test_deb_example.sh $(B)/deb
 
 check-packages: deb $(B)/ddfpkt
 	@rc=0; tests/tools/test_deb_install.sh $(B)/deb || rc=1; \

@@ -5,7 +5,8 @@
 # OUTDIR/work, so that the tree itself stays as it is. The copy's
 # debian/changelog is written here from dkms.conf's PACKAGE_VERSION, the
 # tree's one version. Leaves OUTDIR/ddf-dkms_VERSION_all.deb,
-# OUTDIR/ddf-tools_VERSION_ARCH.deb and the build's log, OUTDIR/build.log.
+# OUTDIR/ddf-tools_VERSION_ARCH.deb, OUTDIR/ddf-dev_VERSION_all.deb and the
+# build's log, OUTDIR/build.log.
 set -eu
 
 out=$1
@@ -45,7 +46,8 @@ if ! (cd "$src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
 	echo "build-deb: dpkg-buildpackage failed, see $log" >&2
 	exit 1
 fi
-for p in "ddf-dkms_${version}_all" "ddf-tools_${version}_$arch"; do
+for p in "ddf-dkms_${version}_all" "ddf-tools_${version}_$arch" \
+	"ddf-dev_${version}_all"; do
 	mv "$work/$p.deb" "$out/$p.deb"
 	echo "$out/$p.deb"
 done

@@ -3,8 +3,10 @@
 # The Debian packages of make deb: named for dkms.conf's version, lintian
 # finds no error in them, and they ship exactly the files they must: the
 # module's sources as the tree has them with its dkms.conf (ddf-dkms), the
-# tools, the man pages, the completion and the units (ddf-tools), the two
-# files of /etc as conffiles; installing enables and starts nothing.
+# tools, the man pages, the completion and the units (ddf-tools), the
+# headers, ddf-xdp(7) and the kfunc's example (ddf-dev), the two files of
+# /etc as conffiles; installing enables and starts nothing.
+# (test_deb_example.sh builds ddf-dev's example from the package.)
 # Usage: tests/tools/test_deb.sh [DEB_DIR]   (make check-deb builds them)
 set -e
 
@@ -23,13 +25,14 @@ arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 dkms_deb=$D/ddf-dkms_${version}_all.deb
 tools_deb=$D/ddf-tools_${version}_$arch.deb
-for f in "$dkms_deb" "$tools_deb"; do
+dev_deb=$D/ddf-dev_${version}_all.deb
+for f in "$dkms_deb" "$tools_deb" "$dev_deb"; do
 	[ -f "$f" ] || { echo "FAIL no $f (make deb)"; exit 1; }
 done
-ok "make deb wrote ${dkms_deb##*/} and ${tools_deb##*/}"
+ok "make deb wrote ${dkms_deb##*/}, ${tools_deb##*/} and ${dev_deb##*/}"
 
 # --- the version: file name, control field, dkms.conf, changelog ---
-for f in "$dkms_deb" "$tools_deb"; do
+for f in "$dkms_deb" "$tools_deb" "$dev_deb"; do
 	v=$(dpkg-deb -f "$f" Version)
 	[ "$v" = "$version" ] && ok "${f##*/}: Version $v" ||
 		bad "${f##*/}: Version '$v', dkms.conf says $version"
@@ -42,8 +45,9 @@ for f in "$dkms_deb" "$tools_deb"; do
 done
 
 # README's install section names the packages of this version
-names=$(grep -oE 'ddf-(dkms|tools)_[^ ]*\.deb|/usr/src/ddf-[0-9][^ `]*' README.md | sort -u)
-want=$(printf '%s\n' "${dkms_deb##*/}" "${tools_deb##*/}" "/usr/src/ddf-$version" | sort)
+names=$(grep -oE 'ddf-(dkms|tools|dev)_[^ ]*\.deb|/usr/src/ddf-[0-9][^ `]*' README.md | sort -u)
+want=$(printf '%s\n' "${dkms_deb##*/}" "${tools_deb##*/}" "${dev_deb##*/}" \
+	"/usr/src/ddf-$version" | sort)
 [ "$names" = "$want" ] && ok "README names $(echo $names)" ||
 	bad "README names $(echo $names), the packages are $(echo $want)"
 
@@ -51,7 +55,7 @@ want=$(printf '%s\n' "${dkms_deb##*/}" "${tools_deb##*/}" "/usr/src/ddf-$version
 if ! command -v lintian >/dev/null; then
 	bad "lintian is not installed (make setup)"
 else
-	lintian --fail-on error "$dkms_deb" "$tools_deb" >"$tmp/lintian" 2>&1 &&
+	lintian --fail-on error "$dkms_deb" "$tools_deb" "$dev_deb" >"$tmp/lintian" 2>&1 &&
 		rc=0 || rc=$?
 	grep -v 'running with root privileges' "$tmp/lintian" | sed 's/^/       /'
 	errors=$(grep -c '^E:' "$tmp/lintian" || true)
@@ -175,6 +179,43 @@ elif XTABLES_LIBDIR=$xt iptables -m ddf --help 2>&1 | grep -q -- '--ddf-mode' &&
 	ok "iptables -m ddf --help loads the packaged libxt_ddf.so"
 else
 	bad "iptables does not load the packaged libxt_ddf.so"
+fi
+
+# ddf-dev: the headers of PREFIX/include, ddf-xdp(7), the kfunc's example
+sort >"$tmp/want-dev" <<-EOF
+	/usr/include/ddf/bpf_ddf.h
+	/usr/include/linux/ddf.h
+	/usr/share/doc/ddf-dev/changelog.gz
+	/usr/share/doc/ddf-dev/copyright
+	/usr/share/doc/ddf-dev/examples/Makefile
+	/usr/share/doc/ddf-dev/examples/README
+	/usr/share/doc/ddf-dev/examples/ddf_vxlan.bpf.c
+	/usr/share/man/man7/ddf-xdp.7.gz
+EOF
+contents "$dev_deb" >"$tmp/got-dev"
+if cmp -s "$tmp/want-dev" "$tmp/got-dev"; then
+	ok "ddf-dev ships its $(wc -l <"$tmp/got-dev") files"
+else
+	bad "ddf-dev's files differ from the expected list (< expected, > shipped):"
+	diff "$tmp/want-dev" "$tmp/got-dev" | grep '^[<>]' | sed 's/^/       /'
+fi
+v=$tmp/ddf-dev
+for pair in uapi/linux/ddf.h:usr/include/linux/ddf.h \
+	uapi/ddf/bpf_ddf.h:usr/include/ddf/bpf_ddf.h \
+	examples/xdp/Makefile:usr/share/doc/ddf-dev/examples/Makefile \
+	examples/xdp/README:usr/share/doc/ddf-dev/examples/README \
+	examples/xdp/ddf_vxlan.bpf.c:usr/share/doc/ddf-dev/examples/ddf_vxlan.bpf.c; do
+	cmp -s "${pair%%:*}" "$v/${pair#*:}" && ok "/${pair#*:} is the tree's ${pair%%:*}" ||
+		bad "/${pair#*:} is not the tree's ${pair%%:*}"
+done
+zcat "$v/usr/share/man/man7/ddf-xdp.7.gz" | cmp -s docs/ddf-xdp.7 - &&
+	ok "man7/ddf-xdp.7 is the tree's docs/ddf-xdp.7" ||
+	bad "man7/ddf-xdp.7 is not the tree's docs/ddf-xdp.7"
+dep=$(dpkg-deb -f "$dev_deb" Depends)
+if [ "$(dpkg-deb -f "$dev_deb" Architecture)" = all ] && [[ "$dep" == *linux-libc-dev* ]]; then
+	ok "ddf-dev: Architecture all, depends on $dep"
+else
+	bad "ddf-dev: Architecture $(dpkg-deb -f "$dev_deb" Architecture), depends on '$dep'"
 fi
 
 dpkg-deb -e "$tools_deb" "$tmp/tools-ctl"

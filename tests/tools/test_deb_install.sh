@@ -3,7 +3,8 @@
 # make deb's packages on this machine, as an operator installs them:
 # apt install builds and installs nf_ddf.ko through DKMS for the kernels
 # whose headers are installed (dkms status: installed), the tools run, the
-# units are there but neither enabled nor started; then apt purge, after
+# units are there but neither enabled nor started, the kfunc's example
+# (ddf-dev) builds against the installed headers; then apt purge, after
 # the operator enabled the units and edited /etc/ddf/ddf.rules, leaves
 # nothing behind. It changes the machine's packages (root; not part of
 # make check) and purges them again whatever happens.
@@ -22,6 +23,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 debs="$D/ddf-dkms_${version}_all.deb $D/ddf-tools_${version}_$arch.deb"
+debs="$debs $D/ddf-dev_${version}_all.deb"
 for f in $debs; do
 	[ -f "$f" ] || { echo "FAIL no $f (make deb)"; exit 1; }
 done
@@ -30,13 +32,15 @@ done
 # before (else the purge's check would prove nothing), nothing after.
 traces() {
 	dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' ddf-dkms ddf-tools \
-		2>/dev/null | grep -v '^un ' || true
+		ddf-dev 2>/dev/null | grep -v '^un ' || true
 	ls -d /usr/src/ddf-* /var/lib/dkms/ddf /etc/ddf /etc/default/ddf \
 		/lib/systemd/system/ddf* /usr/sbin/ddfctl \
 		/usr/lib/*/xtables/libxt_ddf.so \
 		/usr/share/bash-completion/completions/ddfctl \
 		/usr/share/man/man7/ddf.7.gz /usr/share/man/man8/ddfctl.8.gz \
 		/usr/share/man/man8/libxt_ddf.8.gz /usr/share/doc/ddf-* \
+		/usr/include/ddf /usr/include/linux/ddf.h \
+		/usr/share/man/man7/ddf-xdp.7.gz \
 		/lib/modules/*/updates/dkms/nf_ddf.ko* 2>/dev/null || true
 	grep -l 'nf_ddf' /lib/modules/*/modules.dep 2>/dev/null || true
 	find /etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled \
@@ -46,7 +50,7 @@ traces() {
 before=$(traces)
 if [ -n "$before" ]; then
 	echo "FAIL ddf is installed on this machine already (apt purge ddf-dkms" \
-		"ddf-tools; remove a make install or make dkms-src):"
+		"ddf-tools ddf-dev; remove a make install or make dkms-src):"
 	echo "$before" | sed 's/^/       /'
 	exit 1
 fi
@@ -54,7 +58,7 @@ fi
 lock="-o DPkg::Lock::Timeout=600"
 purge() {
 	DEBIAN_FRONTEND=noninteractive apt-get purge $lock -y -q ddf-dkms \
-		ddf-tools >"$tmp/purge.log" 2>&1
+		ddf-tools ddf-dev >"$tmp/purge.log" 2>&1
 }
 # interrupted or failed: the machine gets its packages back as they were
 trap 'purge || true; rm -rf "$tmp"' EXIT
@@ -118,8 +122,20 @@ modprobe -n -S "${releases##* }" nf_ddf >/dev/null 2>&1 &&
 
 /usr/sbin/ddfctl --help 2>&1 | grep -q 'rule add' && ok "/usr/sbin/ddfctl runs" ||
 	bad "/usr/sbin/ddfctl does not run"
-man -w ddfctl ddf libxt_ddf >/dev/null 2>&1 && ok "man finds ddfctl, ddf and libxt_ddf" ||
-	bad "man does not find the pages: $(man -w ddfctl ddf libxt_ddf 2>&1 | tr '\n' ' ')"
+man -w ddfctl ddf libxt_ddf ddf-xdp >/dev/null 2>&1 &&
+	ok "man finds ddfctl, ddf, libxt_ddf and ddf-xdp" ||
+	bad "man does not find the pages: $(man -w ddfctl ddf libxt_ddf ddf-xdp 2>&1 | tr '\n' ' ')"
+# the example, copied out and built as its README says: no include path
+# but the system's, so the installed headers are the ones it finds
+cp -r /usr/share/doc/ddf-dev/examples "$tmp/ddf-vxlan"
+if make -s -C "$tmp/ddf-vxlan" >"$tmp/example.log" 2>&1 &&
+	bpftool btf dump file "$tmp/ddf-vxlan/ddf_vxlan.bpf.o" |
+	grep -q "FUNC 'bpf_ddf_xdp' type_id=[0-9]* linkage=extern"; then
+	ok "ddf-dev's example builds against /usr/include and calls bpf_ddf_xdp"
+else
+	sed 's/^/       /' "$tmp/example.log"
+	bad "ddf-dev's example does not build against the installed headers"
+fi
 for u in ddf.service ddf-metrics.timer; do
 	s=$(systemctl is-enabled "$u" 2>&1 || true)
 	[ "$s" = disabled ] && ok "$u is installed, not enabled" || bad "$u is $s"
@@ -134,7 +150,7 @@ echo '# the operator edited this' >>/etc/ddf/ddf.rules
 
 start=$(date +%s)
 if purge; then
-	ok "apt purge ddf-dkms ddf-tools ($(($(date +%s) - start)) s)"
+	ok "apt purge ddf-dkms ddf-tools ddf-dev ($(($(date +%s) - start)) s)"
 else
 	tail -n 20 "$tmp/purge.log" | sed 's/^/       /'
 	bad "apt purge failed"
