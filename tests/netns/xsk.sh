@@ -121,9 +121,10 @@ xsk_start() {
 
 # xsk_end NAME [stop]: once the reader ends (stop: half a second after the
 # traffic, by SIGTERM), xgot=its frames, xlost=those its sockets could not
-# take, xused=the queues that got any; the file holds xgot records.
+# take, xused=the queues that got any; $tmp/NAME.lines, its file's
+# records (lines), must be xgot.
 xsk_end() {
-	local line last='' q
+	local line last='' q recs
 	if [[ ${2:-} == stop ]]; then
 		sleep 0.5
 		kill -TERM "$xsk_pid"
@@ -142,7 +143,9 @@ xsk_end() {
 		q=${BASH_REMATCH[3]}
 	done
 	pretty rcv "$last"
-	expect_eq "$(records "$tmp/$1.pcap")" "$xgot" "$1: records in the reader's file"
+	lines "$tmp/$1.pcap" >"$tmp/$1.lines"
+	mapfile -t recs <"$tmp/$1.lines"
+	expect_eq "${#recs[@]}" "$xgot" "$1: records in the reader's file"
 }
 
 # lines FILE...: the captures' records, one line each: tcpdump's text of
@@ -157,47 +160,57 @@ lines() {
 		{ r = r " " $0 } END { if (r != "") print r }'
 }
 
-# same_seq WHAT GOT WANT...: GOT's records are those of the WANT files,
-# byte for byte, in that order
+# same_seq NAME WANT: the reader's records (xsk_end's NAME.lines) are
+# WANT's, byte for byte, in that order
 same_seq() {
-	local what=$1 file=$2
-	shift 2
-	lines "$file" >"$tmp/got.lines"
-	lines "$@" >"$tmp/want.lines"
-	if ! cmp -s "$tmp/got.lines" "$tmp/want.lines"; then
-		diff "$tmp/want.lines" "$tmp/got.lines" | cut -c 1-160 | head -n 20 >&2
-		fail "$what: other records than the generator's (diff: - wanted, + got)"
-	fi
-}
-
-# same_set WHAT GOT WANT: the same records, whatever their order (frames
-# read from several queues)
-same_set() {
-	lines "$2" | sort >"$tmp/got.lines"
-	lines "$3" | sort >"$tmp/want.lines"
-	if ! cmp -s "$tmp/got.lines" "$tmp/want.lines"; then
-		diff "$tmp/want.lines" "$tmp/got.lines" | cut -c 1-160 | head -n 20 >&2
+	if ! cmp -s "$tmp/$1.lines" "$2"; then
+		diff "$2" "$tmp/$1.lines" | cut -c 1-160 | head -n 20 >&2
 		fail "$1: other records than the generator's (diff: - wanted, + got)"
 	fi
 }
+
+# same_set NAME WANT: the same, whatever their order (frames read from
+# several queues); WANT is sorted
+same_set() {
+	sort "$tmp/$1.lines" >"$tmp/$1.sorted"
+	if ! cmp -s "$tmp/$1.sorted" "$2"; then
+		diff "$2" "$tmp/$1.sorted" | cut -c 1-160 | head -n 20 >&2
+		fail "$1: other records than the generator's, in any order (diff: - wanted, + got)"
+	fi
+}
+
+# the generator's records as lines: what a reader must get
+lines "$tmp/ttl/sent.pcap" >"$tmp/sent.lines"
+lines "$tmp/ttl/kept-default.pcap" >"$tmp/kept.lines"
+cat "$tmp/kept.lines" "$tmp/sent.lines" >"$tmp/kept-sent.lines"
+sort "$tmp/sent.lines" >"$tmp/sent.sorted"
+sort "$tmp/kept.lines" >"$tmp/kept.sorted"
 
 # programs: what xdp-loader says runs on m0 (libxdp's view): the program
 # attached, then the dispatcher's components in their run order as
 # NAME/PRIO; ddf's program as "ddf" (its name and default priority are
 # ddfctl's to choose, the order not)
 programs() {
+	local a b c rest
 	nsenter --net="/run/netns/$rcv" xdp-loader status m0 >"$tmp/status" 2>&1 ||
 		fail "xdp-loader status m0: $(cat "$tmp/status")"
-	awk '$1 == "m0" { print $2 }
-		$1 == "=>" && $3 ~ /^ddf/ { print "ddf"; next }
-		$1 == "=>" { print $3 "/" $2 }' \
-		"$tmp/status" | tr '\n' ' '
+	while read -r a b c rest; do
+		if [[ $a == m0 ]]; then
+			echo -n "$b "
+		elif [[ $a == "=>" && $c == ddf* ]]; then
+			echo -n "ddf "
+		elif [[ $a == "=>" ]]; then
+			echo -n "$c/$b "
+		fi
+	done <"$tmp/status"
 }
 
 # no_xdp WHAT: m0 has no XDP program at all
 no_xdp() {
+	local link
 	ip -n "$rcv" link show m0 >"$tmp/link"
-	if grep -q 'prog/xdp' "$tmp/link"; then
+	read -r -d '' link <"$tmp/link" || true
+	if [[ $link == *prog/xdp* ]]; then
 		fail "$1: m0 still has an XDP program: $(cat "$tmp/link")"
 	fi
 }
@@ -226,7 +239,7 @@ for mode in native generic; do
 	expect_eq "$sent" "$n 0" "no ddf ($mode): frames sent, dropped"
 	xsk_end "none-$mode"
 	expect_eq "$xgot $xlost" "$n 0" "no ddf ($mode): frames the reader got, dropped"
-	same_seq "no ddf ($mode)" "$tmp/none-$mode.pcap" "$tmp/ttl/sent.pcap"
+	same_seq "none-$mode" "$tmp/sent.lines"
 	no_xdp "the reader gone ($mode)"
 done
 passed "no ddf: the AF_XDP reader gets all $n frames, native and generic; its program goes with it"
@@ -266,13 +279,12 @@ through() {
 	expect_eq "$xgot $xlost" "$want 0" "$name: frames the reader got, dropped"
 	if ((queues > 1)); then
 		expect_ge "$xused" 2 "$name: queues that got frames"
-		same_set "$name" "$tmp/$name.pcap" "$tmp/ttl/kept-default.pcap"
+		same_set "$name" "$tmp/kept.sorted"
 	elif [[ $order == reader-first ]]; then
 		# the kept frames while ddf judged, then every frame
-		same_seq "$name" "$tmp/$name.pcap" "$tmp/ttl/kept-default.pcap" \
-			"$tmp/ttl/sent.pcap"
+		same_seq "$name" "$tmp/kept-sent.lines"
 	else
-		same_seq "$name" "$tmp/$name.pcap" "$tmp/ttl/kept-default.pcap"
+		same_seq "$name" "$tmp/kept.lines"
 	fi
 	if [[ $order == ddf-first ]]; then
 		expect_eq "$(programs)" "xdp_dispatcher ddf " \
@@ -305,7 +317,7 @@ mirror ttl
 xsk_end none-4
 expect_eq "$xgot $xlost" "$n 0" "no ddf, 4 queues: frames the reader got, dropped"
 expect_ge "$xused" 2 "no ddf, 4 queues: queues that got frames"
-same_set "no ddf, 4 queues" "$tmp/none-4.pcap" "$tmp/ttl/sent.pcap"
+same_set none-4 "$tmp/sent.sorted"
 no_xdp "the reader gone (4 queues)"
 for mode in native generic; do
 	through "$mode" ddf-first 4
@@ -324,8 +336,6 @@ reps=6
 for ((i = 0; i < reps; i++)); do
 	if ((i == 0)); then cat "$tmp/ttl/sent.pcap"; else tail -c +25 "$tmp/ttl/sent.pcap"; fi
 done >"$tmp/flood.pcap"
-lines "$tmp/ttl/sent.pcap" >"$tmp/sent.lines"
-lines "$tmp/ttl/kept-default.pcap" >"$tmp/kept.lines"
 for try in 1 2 3; do
 	span_add
 	R ddfctl xdp attach dev m0 rule span mode native >/dev/null
@@ -333,12 +343,16 @@ for try in 1 2 3; do
 	S taskset -c 0 ddfpkt replay -E -i s0 -W 1000 "$tmp/flood.pcap" \
 		>"$tmp/flood.out" &
 	flood_pid=$!
-	sleep 0.2
+	# once the reader has a dozen frames or so: the copies among the
+	# first have met the rule
+	for _ in $(seq 100); do
+		(($(stat -c %s "$tmp/deleted-$try.pcap") > 1500)) && break
+		sleep 0.05
+	done
 	R ddfctl rule del span
 	wait "$flood_pid" || fail "ddfpkt replay: $(cat "$tmp/flood.out")"
 	xsk_end "deleted-$try" stop
 	expect_eq "$xlost" 0 "rule deleted under traffic: frames the reader's socket dropped"
-	lines "$tmp/deleted-$try.pcap" >"$tmp/got.lines"
 	# The reader must get the stream less the copies before one point
 	# (the rule's last decision), which the number of frames it got
 	# tells: out="DROPPED PASSED", the copies before it and after it.
@@ -371,7 +385,7 @@ for try in 1 2 3; do
 				if (copy[i]) passed++
 			}
 			print dropped, passed
-		}' "$tmp/kept.lines" "$tmp/sent.lines" "$tmp/got.lines")
+		}' "$tmp/kept.lines" "$tmp/sent.lines" "$tmp/deleted-$try.lines")
 	[[ $out =~ ^[0-9]+\ [0-9]+$ ]] || fail "rule deleted under traffic: $out"
 	read -r dropped passed <<<"$out"
 	expect_eq $((k + dropped + passed)) $((reps * n)) "rule deleted under traffic: frames accounted for"
