@@ -246,7 +246,7 @@ refused() {
 	[[ $out == *"$want"* ]] || fail "ddfctl $*: '$out' does not say '$want'"
 	pretty rcv "ddfctl $*: $out"
 }
-refused "has an XDP program already" xdp attach dev m0 rule span
+refused "m0 has ddf's XDP program already" xdp attach dev m0 rule span
 refused "XDP takes a rule of family netdev hook none" xdp attach dev lo rule hooked
 refused "is for dev m0, not lo" xdp attach dev lo rule span
 refused "no rule named 'nosuch'" xdp attach dev m0 rule nosuch

@@ -264,9 +264,10 @@ static int attach_failed(const struct ddf_rule_info *ri, const char *dev,
 	if (nf && mode == 1 && mtu > 3000)
 		return ddfctl_err("xdp attach: %s's MTU %u needs multi-buffer XDP (frags) in native mode, and its program '%s' (priority %d) was loaded without it, so libxdp's dispatcher cannot have it: reload '%s' with frags, lower the MTU, or use mode generic",
 				  dev, mtu, nf->name, nf->prio, nf->name);
+	/* (where the kernel cannot share, libxdp attaches alone: said after) */
 	if (err == -EOPNOTSUPP && mode == 1)
-		return ddfctl_err("xdp attach: %s's driver has no native XDP, or the kernel cannot run programs behind libxdp's dispatcher there (mode generic works on any device)%s%s",
-				  dev, log_sep(log), log ? log : "");
+		return ddfctl_err("xdp attach: %s's driver has no native XDP (mode generic works on any device)",
+				  dev);
 	return ddfctl_err("xdp attach: %s: libxdp could not add ddf's program (%s)%s%s",
 			  dev, strerror(-err), log_sep(log), log ? log : "");
 }
@@ -305,6 +306,8 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 	}
 	xdp_program__set_run_prio(prog, (unsigned int)(how->prio >= 0 ?
 			how->prio : XDP_PRIO_DEFAULT));
+	/* multi-buffer frames: the dispatcher takes them if every program does */
+	xdp_program__set_xdp_frags_support(prog, true);
 	/* on to the next program only what ddf passes */
 	for (unsigned int a = XDP_ABORTED; a <= XDP_REDIRECT; a++)
 		xdp_program__set_chain_call_enabled(prog, a, a == XDP_PASS);
