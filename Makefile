@@ -578,8 +578,9 @@ key-adoption: $(B)/ddfctl $(B)/ddf_pcapgen $(B)/ddf_spangen $(B)/robust/ddf_craf
 		$(if $(VERIFY),-DDDF_KEY_FLAT_VERIFY)" $(B)/$(KEYFLAT)/ddfctl
 	scripts/key-adoption.sh $(B)/ddfctl $(B)/$(KEYFLAT)/ddfctl $(B)
 
+# BENCH=xdp: the veth XDP rows alone (alone, behind libxdp's dispatcher)
 bench-kernel: setup all $(B)/ddf_hotpath
-	@tests/bench/run.sh full
+	@tests/bench/run.sh $(or $(BENCH),full)
 
 # A few seconds of traffic: no rule, the nft counter, one ddf rule.
 bench-smoke: all

@@ -29,6 +29,7 @@
 # host's load; cache misses cost nothing there (TCG has no cache model).
 #
 #   DDF_BENCH           full | smoke (a few seconds, base + nft + apbbf + netdev apbbf)
+#                       | xdp (the veth group alone: XDP alone, behind libxdp's dispatcher)
 #   DDF_BENCH_ROUNDS    rounds per window (3; smoke 2)
 #   DDF_BENCH_SECONDS   traffic per measurement, about (1), in guest time
 #   DDF_BENCH_WINDOWS   packet windows ("10000 1000000 10000000")
@@ -45,6 +46,9 @@ export LANG=C
 if [ "$DDF_BENCH" = smoke ]; then
 	: "${DDF_BENCH_ROUNDS:=2}" "${DDF_BENCH_SECONDS:=1}"
 	: "${DDF_BENCH_WINDOWS:=10000}"
+elif [ "$DDF_BENCH" = xdp ]; then
+	: "${DDF_BENCH_ROUNDS:=3}" "${DDF_BENCH_SECONDS:=1}"
+	: "${DDF_BENCH_WINDOWS:=1000000}"
 else
 	: "${DDF_BENCH_ROUNDS:=3}" "${DDF_BENCH_SECONDS:=1}"
 	: "${DDF_BENCH_WINDOWS:=10000 1000000 10000000}"
@@ -65,10 +69,16 @@ emit() {
 	echo "ddf-bench: $*"
 }
 say() { echo "bench: $*" >&2; }
+# (ddfctl by its network namespace alone: ip netns exec mounts a /sys of
+# its own over the BPF file system, where libxdp pins its dispatchers)
 NS() {
 	local n=$1
 	shift
-	ip netns exec "bench-$n" "$@"
+	if [ "$1" = ddfctl ]; then
+		nsenter --net="/run/netns/bench-$n" "$@"
+	else
+		ip netns exec "bench-$n" "$@"
+	fi
 }
 
 # Memory in use, in bytes: every slab's objects plus vmalloc, and
@@ -189,7 +199,13 @@ rule() {
 	veth-base) ;;
 	veth-nd) NS "$n" ddfctl rule add b family netdev hook ingress dev v1 \
 		priority 0 filter apbbf window "$w" fpr $fpr action count ;;
+	# ddf's program alone on v1 (exclusive), or in libxdp's dispatcher
 	veth-xdp | veth-xdp0) NS "$n" ddfctl rule add b family netdev \
+		hook none dev v1 filter apbbf window "$w" fpr $fpr \
+		action count &&
+		NS "$n" ddfctl xdp attach dev v1 rule b mode native \
+			exclusive >/dev/null ;;
+	veth-xdpd | veth-xdpd0) NS "$n" ddfctl rule add b family netdev \
 		hook none dev v1 filter apbbf window "$w" fpr $fpr \
 		action count &&
 		NS "$n" ddfctl xdp attach dev v1 rule b mode native >/dev/null ;;
@@ -325,7 +341,7 @@ group() {
 			rule "$n" "$cfg" "$w"
 			case $cfg in
 			base | nft | ipt | veth-base) ;;
-			veth-xdp0)
+			veth-xdp0 | veth-xdpd0)
 				# the program's rule is gone: it passes all
 				NS "$n" ddfctl rule del b ;;
 			*)
@@ -456,7 +472,8 @@ virtio_rule() {
 		dev "$virtio_port" priority 0 $r ;;
 	virtio-xdp | virtio-xdp0)
 		ddfctl rule add b family netdev hook none dev "$virtio_port" $r
-		ddfctl xdp attach dev "$virtio_port" rule b mode native >/dev/null
+		ddfctl xdp attach dev "$virtio_port" rule b mode native \
+			exclusive >/dev/null
 		[ "$1" = virtio-xdp ] || ddfctl rule del b
 		;;
 	esac
@@ -492,6 +509,12 @@ for w in $DDF_BENCH_WINDOWS; do
 			"nd-$w:nd-pkt:64"
 		continue
 	fi
+	if [ "$DDF_BENCH" = xdp ]; then
+		group "$w" "vb-$w:veth-base:64" "vx-$w:veth-xdp:64" \
+			"v0-$w:veth-xdp0:64" "vd-$w:veth-xdpd:64" \
+			"d0-$w:veth-xdpd0:64"
+		continue
+	fi
 	set -- "base-$w:base:64" "nft-$w:nft:64" "pkt-$w:apbbf-pkt:64" \
 		"t5-$w:apbbf-5t:64" "q-$w:qqhtd-5t:64" "x-$w:exact-5t:64" \
 		"i-$w:ipt:64" "ip-$w:ipt-pkt:64"
@@ -501,16 +524,18 @@ for w in $DDF_BENCH_WINDOWS; do
 	[ "$w" -gt "$DDF_BENCH_NFT_MAX" ] || set -- "$@" "s-$w:nftset-5t:64"
 	group "$w" "$@"
 	# XDP, beside netdev ingress on the same veth: veth-xdp0 is the
-	# program with its rule deleted (veth's XDP path and the call alone)
+	# program with its rule deleted (veth's XDP path and the call alone);
+	# veth-xdpd and veth-xdpd0 the same behind libxdp's dispatcher
 	[ "$w" != 1000000 ] ||
 		group "$w" "vb-$w:veth-base:64" "vn-$w:veth-nd:64" \
-			"vx-$w:veth-xdp:64" "v0-$w:veth-xdp0:64"
+			"vx-$w:veth-xdp:64" "v0-$w:veth-xdp0:64" \
+			"vd-$w:veth-xdpd:64" "d0-$w:veth-xdpd0:64"
 done
-if [ "$DDF_BENCH" != smoke ] && virtio_find; then
+if [ "$DDF_BENCH" = full ] && virtio_find; then
 	say "virtio-net $virtio_port: frames from the host"
 	virtio_group
 fi
-if [ "$DDF_BENCH" != smoke ]; then
+if [ "$DDF_BENCH" = full ]; then
 	# 512-byte packets: key packet hashes the whole packet
 	w=1000000
 	say "512-byte packets, window $w"
