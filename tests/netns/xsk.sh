@@ -4,14 +4,14 @@
 # A capture box whose capture tool reads the mirror port through AF_XDP,
 # as Suricata's af-xdp does: sockets opened through libxdp, whose own
 # AF_XDP program joins libxdp's dispatcher at run priority 20. ddf's XDP
-# program joins the same dispatcher at priority 10 (ddfctl xdp attach), so
-# it judges each frame first: the reader (ddfxsk) must get each packet of
-# a duplicated stream once, byte for byte what ddf_spangen says the rule
-# keeps, and nothing else; with ddf attached before the reader and after
-# it, natively (veth) and in generic mode, on one RX queue and on four.
-# Without ddf, and under a rule deleted while frames flow, it gets every
-# frame. libxdp takes its program away when the reader's last socket goes,
-# and leaves ddf's.
+# program joins the same dispatcher ahead of it (ddfctl xdp attach's
+# default priority), so it judges each frame first: the reader (ddfxsk)
+# must get each packet of a duplicated stream once, byte for byte what
+# ddf_spangen says the rule keeps, and nothing else; with ddf attached
+# before the reader and after it, natively (veth) and in generic mode, on
+# one RX queue and on four. Without ddf, and under a rule deleted while
+# frames flow, it gets every frame. libxdp takes its program away when
+# the reader's last socket goes, and leaves ddf's.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/xsk.sh
 #   (ddfctl, ddfpkt, ddfxsk, ddf_spangen, tcpdump, xdp-loader in $PATH,
@@ -20,7 +20,7 @@
 # ┌──────────────────┐        ┌────────────────────────────────────────┐
 # │ $snd             │  veth  │ $rcv, the capture box                  │
 # │  s0 ─────────────┼────────┼─ m0 promiscuous: the mirror port,      │
-# │  ddfpkt replay -E│ 1 or 4 │    libxdp's dispatcher: ddf (10), then │
+# │  ddfpkt replay -E│ 1 or 4 │    libxdp's dispatcher: ddf, then      │
 # │                  │ queues │    AF_XDP (20): ddfxsk, 1 socket/queue │
 # └──────────────────┘        └────────────────────────────────────────┘
 #
@@ -182,8 +182,8 @@ same_set() {
 # the generator's records as lines: what a reader must get
 lines "$tmp/ttl/sent.pcap" >"$tmp/sent.lines"
 lines "$tmp/ttl/kept-default.pcap" >"$tmp/kept.lines"
-cat "$tmp/kept.lines" "$tmp/sent.lines" >"$tmp/kept-sent.lines"
-sort "$tmp/sent.lines" >"$tmp/sent.sorted"
+cat "$tmp/sent.lines" "$tmp/kept.lines" "$tmp/sent.lines" >"$tmp/sent-kept-sent.lines"
+sort "$tmp/sent-kept-sent.lines" >"$tmp/sent-kept-sent.sorted"
 sort "$tmp/kept.lines" >"$tmp/kept.sorted"
 
 # programs: what xdp-loader says runs on m0 (libxdp's view): the program
@@ -229,100 +229,95 @@ counted() {
 	expect_eq "${ctr[dropped]}" "$d" "$1: dropped"
 }
 
-# Test that without ddf the reader gets every frame of the stream, byte
-# for byte and in order, with libxdp's program in native and in generic
-# mode, and that libxdp removes its program (and its dispatcher) when the
-# reader's socket goes.
-for mode in native generic; do
-	xsk_start "none-$mode" mode "$mode" count "$n" idle 500 timeout 20000
-	mirror ttl
-	expect_eq "$sent" "$n 0" "no ddf ($mode): frames sent, dropped"
-	xsk_end "none-$mode"
-	expect_eq "$xgot $xlost" "$n 0" "no ddf ($mode): frames the reader got, dropped"
-	same_seq "none-$mode" "$tmp/sent.lines"
-	no_xdp "the reader gone ($mode)"
-done
-passed "no ddf: the AF_XDP reader gets all $n frames, native and generic; its program goes with it"
-
-# through MODE ORDER QUEUES: the rule span judged by ddf's program in
-# MODE, the reader on QUEUES queues started after ddf's program (ddf
-# first) or before it (reader first); the reader must get what the rule
-# keeps, the rule count what it dropped. Reader first, ddf's program is
-# then detached under the reader, which gets every frame of the stream
-# again. The reader's exit leaves ddf's program alone in the dispatcher.
-through() {
-	local mode=$1 order=$2 queues=$3 name="$1-$2-$3" want
+# reader_first MODE QUEUES: the reader alone on QUEUES queues of m0 in
+# MODE gets every frame of the stream; ddf's program joins the dispatcher
+# before it, and the reader gets what the rule keeps, the rule counts
+# what it dropped; ddf's program detached, the reader gets every frame
+# again. Its socket closed, libxdp takes its program and the dispatcher
+# away.
+reader_first() {
+	local mode=$1 queues=$2 name="$1-reader-first-$2" want=$((2 * n + k))
 	span_add
-	want=$k
-	if [[ $order == reader-first ]]; then
-		want=$((k + n))
-		xsk_start "$name" queues "$queues" mode "$mode" count "$want" \
-			idle 500 timeout 30000
-	fi
+	xsk_start "$name" queues "$queues" mode "$mode" count "$want" \
+		idle 500 timeout 40000
+	mirror ttl
+	expect_eq "$sent" "$n 0" "$name: frames sent, dropped"
 	R ddfctl xdp attach dev m0 rule span mode "$mode" >/dev/null
-	if [[ $order == ddf-first ]]; then
-		xsk_start "$name" queues "$queues" mode "$mode" count "$want" \
-			idle 500 timeout 30000
+	expect_eq "$(programs)" "xdp_dispatcher ddf xsk_def_prog/20 " \
+		"$name: m0's dispatcher and its programs in their order"
+	mirror ttl
+	counted "$name"
+	R ddfctl xdp detach dev m0
+	mirror ttl
+	xsk_end "$name"
+	expect_eq "$xgot $xlost" "$want 0" "$name: frames the reader got, dropped"
+	if ((queues > 1)); then
+		expect_ge "$xused" 2 "$name: queues that got frames"
+		same_set "$name" "$tmp/sent-kept-sent.sorted"
+	else
+		same_seq "$name" "$tmp/sent-kept-sent.lines"
 	fi
+	no_xdp "$name: the reader gone"
+	R ddfctl rule del span
+	pretty rcv "$name: the reader got $n frames, $k with ddf's program ($d dropped), $n again, on $xused of $queues queues"
+}
+
+# ddf_first MODE QUEUES: ddf's program on m0 in MODE, then the reader on
+# QUEUES queues: it gets what the rule keeps, the rule counts what it
+# dropped; the reader gone, ddf's program stays alone in the dispatcher.
+ddf_first() {
+	local mode=$1 queues=$2 name="$1-ddf-first-$2"
+	span_add
+	R ddfctl xdp attach dev m0 rule span mode "$mode" >/dev/null
+	xsk_start "$name" queues "$queues" mode "$mode" count "$k" \
+		idle 500 timeout 30000
 	expect_eq "$(programs)" "xdp_dispatcher ddf xsk_def_prog/20 " \
 		"$name: m0's dispatcher and its programs in their order"
 	mirror ttl
 	expect_eq "$sent" "$n 0" "$name: frames sent, dropped"
 	counted "$name"
-	if [[ $order == reader-first ]]; then
-		R ddfctl xdp detach dev m0
-		expect_eq "$(programs)" "xdp_dispatcher xsk_def_prog/20 " \
-			"$name: m0's programs once ddf's is detached"
-		mirror ttl
-	fi
 	xsk_end "$name"
-	expect_eq "$xgot $xlost" "$want 0" "$name: frames the reader got, dropped"
+	expect_eq "$xgot $xlost" "$k 0" "$name: frames the reader got, dropped"
 	if ((queues > 1)); then
 		expect_ge "$xused" 2 "$name: queues that got frames"
 		same_set "$name" "$tmp/kept.sorted"
-	elif [[ $order == reader-first ]]; then
-		# the kept frames while ddf judged, then every frame
-		same_seq "$name" "$tmp/kept-sent.lines"
 	else
 		same_seq "$name" "$tmp/kept.lines"
 	fi
-	if [[ $order == ddf-first ]]; then
-		expect_eq "$(programs)" "xdp_dispatcher ddf " \
-			"$name: m0's programs once the reader is gone"
-		R ddfctl xdp detach dev m0
-	fi
-	no_xdp "$name: the reader and ddf's program gone"
+	expect_eq "$(programs)" "xdp_dispatcher ddf " \
+		"$name: m0's programs once the reader is gone"
+	R ddfctl xdp detach dev m0
+	no_xdp "$name: ddf's program gone"
 	R ddfctl rule del span
-	pretty rcv "$name: the reader got $xgot frames on $xused of $queues queues, the rule dropped $d of $n"
+	pretty rcv "$name: the reader got $k frames, $d dropped, on $xused of $queues queues"
 }
 
-# Test that ddf's program and the reader share m0 through libxdp's
-# dispatcher on one RX queue: ddf judges first, so the reader gets each
-# packet once, as the rule keeps it, whichever of the two came first;
-# natively and in generic mode. ddf detached under the reader, the reader
-# gets every frame; the reader gone, ddf's program stays.
+# Test that the reader alone on m0 gets every frame of the stream, byte
+# for byte and in order; that with ddf's program attached under it,
+# which joins libxdp's dispatcher before libxdp's AF_XDP program, it gets
+# each packet once, as the rule keeps it; and every frame again once
+# ddf's program is detached; natively and in generic mode. libxdp removes
+# its program and the dispatcher when the reader's socket goes.
 for mode in native generic; do
-	through "$mode" ddf-first 1
-	through "$mode" reader-first 1
+	reader_first "$mode" 1
 done
-passed "one queue: the reader gets the $k frames the rule keeps of $n, ddf attached before or after it, native and generic"
+passed "the reader alone gets all $n frames; with ddf attached after it the $k the rule keeps; all once ddf is detached; native and generic"
+
+# Test that with ddf's program attached before the reader, the reader
+# gets the same, and that once it is gone ddf's program stays.
+for mode in native generic; do
+	ddf_first "$mode" 1
+done
+passed "ddf attached before the reader: the reader gets the $k frames the rule keeps, native and generic; ddf's program stays after it"
 
 # Test that a reader with a socket on each of four RX queues gets the
 # same: the flows spread over the queues (frames of one flow, copies
 # included, take one queue, in order), every queue's frames into the one
-# file; without ddf it gets every frame.
+# file.
 veth 4
-xsk_start none-4 queues 4 mode native count "$n" idle 500 timeout 20000
-mirror ttl
-xsk_end none-4
-expect_eq "$xgot $xlost" "$n 0" "no ddf, 4 queues: frames the reader got, dropped"
-expect_ge "$xused" 2 "no ddf, 4 queues: queues that got frames"
-same_set none-4 "$tmp/sent.sorted"
-no_xdp "the reader gone (4 queues)"
-for mode in native generic; do
-	through "$mode" ddf-first 4
-done
-passed "four queues: the reader gets the $k frames the rule keeps, native and generic; all $n without ddf"
+reader_first generic 4
+ddf_first native 4
+passed "four queues: the reader gets every frame alone, the $k the rule keeps beside ddf's program"
 
 # Test that a rule deleted under traffic leaves the reader every frame:
 # ddf's program, its rule gone, passes each frame on to the reader. The
