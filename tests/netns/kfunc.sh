@@ -51,9 +51,10 @@ declare -A cap_pid
 # shellcheck source=tests/netns/capture.bash
 . "$(dirname "$0")/capture.bash"
 
-# xdp-loader and bpftool in $rcv's network namespace alone: ip netns exec
-# mounts the namespace's own sysfs over /sys, hiding bpffs, where libxdp
-# keeps its dispatchers and the example's maps are pinned
+# xdp-loader in $rcv's network namespace alone: ip netns exec mounts the
+# namespace's own sysfs over /sys, hiding bpffs, where libxdp keeps its
+# dispatchers and the example's maps are pinned (bpftool, which names no
+# device, runs where the script does)
 L() { pretty rcv "$*"; nsenter --net="/run/netns/$rcv" "$@"; }
 
 cleanup() {
