@@ -28,7 +28,7 @@ rel=${1:?usage: rootfs.sh RELEASE}
 # download at install time); tcpdump for the check.
 pkgs="systemd systemd-sysv udev dbus kmod iproute2 procps tcpdump
 initramfs-tools linux-image-$rel linux-headers-$rel dkms dwarves
-libmnl0 libpcap0.8 libbpf1 libxtables12 libelf1 zlib1g"
+libmnl0 libpcap0.8 libbpf1 libxdp1 libxtables12 libelf1 zlib1g"
 
 command -v mmdebstrap >/dev/null ||
 	die "rootfs: no mmdebstrap (make setup, scripts/packages-vm.txt)"
