@@ -132,6 +132,8 @@ _ddfctl_keywords()
 		fi
 		[[ " $all " == *" $w "* ]] || continue
 		used="$used$w "
+		# a word alone, without a value
+		[ "$w" = exclusive ] && continue
 		if ((i + 1 == COMP_CWORD)); then
 			_ddfctl_value "$w" "$cur" "$replay" && return
 		fi
@@ -235,9 +237,25 @@ _ddfctl()
 		dev) _ddfctl_reply "$(ls /sys/class/net 2>/dev/null)" "$cur" ;;
 		rule) _ddfctl_reply "$(_ddfctl_rule_names)" "$cur" ;;
 		mode) _ddfctl_reply "native generic" "$cur" ;;
+		# ddf's default, then xdp-filter's, libxdp's AF_XDP and default
+		priority) _ddfctl_reply "5 10 20 50" "$cur" ;;
 		*)
 			case $sub in
-			attach) _ddfctl_keywords $((i + 2)) "dev rule mode" ;;
+			attach)
+				_ddfctl_keywords $((i + 2)) \
+					"dev rule mode priority exclusive"
+				# priority or exclusive: one of them
+				for j in "${COMP_WORDS[@]:i+2}"; do
+					[[ $j == priority || $j == exclusive ]] || continue
+					for j in "${!COMPREPLY[@]}"; do
+						[[ ${COMPREPLY[j]} == priority ||
+							${COMPREPLY[j]} == exclusive ]] &&
+							unset 'COMPREPLY[j]'
+					done
+					COMPREPLY=("${COMPREPLY[@]}")
+					break
+				done
+				;;
 			detach)
 				((i + 2 == COMP_CWORD)) &&
 					_ddfctl_reply "dev all" "$cur"
