@@ -232,6 +232,13 @@ R ddfctl save >"$tmp/resaved"
 cmp -s "$tmp/saved" "$tmp/resaved" ||
 	fail "save after restore differs: $(diff "$tmp/saved" "$tmp/resaved")"
 on restored want-both
+# where libxdp's pins cannot be read, detach says why and removes nothing
+out=$(ip netns exec "$rcv" ddfctl xdp detach dev m0 2>&1) &&
+	fail "detach without /sys/fs/bpf succeeded"
+[[ $out == *"m0 has libxdp's dispatcher (id "*"), whose programs are pinned in the BPF file system, and none is mounted at /sys/fs/bpf here"* ]] ||
+	fail "detach under ip netns exec said: $out"
+expect_eq "$(status | sort | tr '\n' ' ')" "ddf_xdp_judge 8 xdpfilt_alw_all 10 " \
+	"after a refused detach"
 passed "save, module reload, restore: ddf back beside xdp-filter, first"
 
 R ddfctl xdp detach all

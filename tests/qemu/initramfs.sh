@@ -137,7 +137,7 @@ base() {
 			   cp "$DDF_BUILD/$x" "$root/usr/bin/" ;;
 			esac
 		else
-			log "initramfs: no build/$x (run make): xdpshare.sh and kfunc.sh will fail"
+			log "initramfs: no build/$x (run make): xdpshare.sh, xsk.sh and kfunc.sh will fail"
 		fi
 	done
 	# the capture tests/netns/replay.sh replays (make builds it)

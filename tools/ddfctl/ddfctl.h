@@ -268,6 +268,11 @@ int xdp_port_read(int ifindex, struct xdp_port *p);
 uint32_t xdp_prog_rule(uint32_t prog_id);
 const char *xdp_mode_word(int mode);
 bool xdp_is_ddf(const char *name); /* a program of ddf's, by its name */
+/* libxdp's pins: the BPF file system at /sys/fs/bpf, or why it is not here */
+bool xdp_bpffs_here(void);
+#define XDP_BPFFS_HINT "ip netns exec hides it: run ddfctl under nsenter --net=/run/netns/NAME; else mount -t bpf bpf /sys/fs/bpf"
+/* "WHAT: DEV has libxdp's dispatcher, ... cannot read" on stderr; -1 */
+int xdp_unreadable(const char *what, const char *dev, const struct xdp_port *p);
 
 /* A device with ddf's XDP program, as xdp show lists them (text or JSON) */
 struct xdp_dev {

@@ -210,6 +210,8 @@ static int xdp_show(void)
 		uint32_t prog = ddf_prog_on((int)i->if_index, &p);
 		struct rule_names r = { 0 };
 
+		if (p.unreadable)
+			xdp_unreadable("xdp show", i->if_name, &p);
 		if (!prog)
 			continue;
 		r.id = xdp_prog_rule(prog);

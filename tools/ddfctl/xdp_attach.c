@@ -18,10 +18,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/if_link.h>
-#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
@@ -179,13 +177,6 @@ static int attach_exclusive(const struct ddf_rule_info *ri, int ifindex,
 	return 0;
 }
 
-static bool bpffs_mounted(void)
-{
-	struct statfs st;
-
-	return !statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC;
-}
-
 /* by ioctl: sysfs may be another namespace's (nsenter --net) */
 static unsigned int dev_mtu(const char *dev)
 {
@@ -223,8 +214,7 @@ static int refuse_shared(const char *dev, const struct xdp_port *p,
 		return ddfctl_err("xdp attach: exclusive takes %s alone, and it has the XDP program '%s' (id %u): remove it, or attach without exclusive to run beside it",
 				  dev, p->main_name, p->main_id);
 	if (p->unreadable)
-		return ddfctl_err("xdp attach: %s has libxdp's dispatcher (id %u), which this libxdp cannot read (another version's?): nothing was changed",
-				  dev, p->main_id);
+		return xdp_unreadable("xdp attach", dev, p);
 	if (!p->dispatcher)
 		return ddfctl_err("xdp attach: %s has the XDP program '%s' (id %u), attached without libxdp's dispatcher, so nothing can run beside it: load it through libxdp (xdp-loader) or remove it (ip link set dev %s xdp off), then attach again",
 				  dev, p->main_name, p->main_id, dev);
@@ -287,8 +277,9 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 				  dev, strerror(errno));
 	if (refuse_shared(dev, &p, how))
 		return -1;
-	if (!bpffs_mounted())
-		return ddfctl_err("xdp attach: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (ip netns exec hides it: run ddfctl under nsenter --net=/run/netns/NAME; else mount -t bpf bpf /sys/fs/bpf), or attach with exclusive");
+	if (!xdp_bpffs_here())
+		return ddfctl_err("xdp attach: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s), or attach with exclusive",
+				  XDP_BPFFS_HINT);
 	if (!mode)
 		mode = p.main_id ? p.mode : 1;
 	skel = xdp_open(ri);
@@ -404,7 +395,9 @@ int xdp_detach_dev(const char *dev)
 	ifindex = (int)if_nametoindex(dev);
 	if (!ifindex)
 		return ddfctl_err("xdp detach: no device '%s' here", dev);
-	if (xdp_port_read(ifindex, &p) || !p.ddf_id)
+	if (!xdp_port_read(ifindex, &p) && p.unreadable)
+		return xdp_unreadable("xdp detach", dev, &p);
+	if (!p.ddf_id)
 		return ddfctl_err("xdp detach: %s has no ddf XDP program", dev);
 	if (p.ddf_id == p.main_id) {
 		err = bpf_xdp_detach(ifindex, p.mode == 2 ? XDP_FLAGS_SKB_MODE :

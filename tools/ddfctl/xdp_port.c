@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
@@ -91,17 +93,26 @@ static void read_dispatcher(int ifindex, struct xdp_port *p)
 {
 	struct xdp_multiprog *mp;
 	struct xdp_program *prog = NULL;
-	libxdp_print_fn_t old = libxdp_set_print(quiet);
+	libxdp_print_fn_t old;
 
-	mp = xdp_multiprog__get_from_ifindex(ifindex);
-	libxdp_set_print(old);
-	if (libxdp_get_error(mp) || !mp) {
+	p->dispatcher = true;
+	/* its programs are found by their pins: none without the file system */
+	if (!xdp_bpffs_here()) {
 		p->unreadable = true;
 		return;
 	}
-	p->dispatcher = !xdp_multiprog__is_legacy(mp);
+	old = libxdp_set_print(quiet);
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	libxdp_set_print(old);
+	/* a dispatcher libxdp takes for a lone program: its pins are gone */
+	if (libxdp_get_error(mp) || !mp || xdp_multiprog__is_legacy(mp)) {
+		if (!libxdp_get_error(mp))
+			xdp_multiprog__close(mp);
+		p->unreadable = true;
+		return;
+	}
 	p->frags = xdp_multiprog__xdp_frags_support(mp);
-	while (p->dispatcher && (prog = xdp_multiprog__next_prog(prog, mp))) {
+	while ((prog = xdp_multiprog__next_prog(prog, mp))) {
 		struct xdp_comp *c;
 
 		if (xdp_is_ddf(xdp_program__name(prog)) && !p->ddf_id) {
@@ -142,6 +153,22 @@ int xdp_port_read(int ifindex, struct xdp_port *p)
 	else if (!strcmp(p->main_name, DISPATCHER_NAME))
 		read_dispatcher(ifindex, p);
 	return 0;
+}
+
+bool xdp_bpffs_here(void)
+{
+	struct statfs st;
+
+	return !statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC;
+}
+
+int xdp_unreadable(const char *what, const char *dev, const struct xdp_port *p)
+{
+	if (!xdp_bpffs_here())
+		return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), whose programs are pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s)",
+				  what, dev, p->main_id, XDP_BPFFS_HINT);
+	return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), which this libxdp cannot read (another version's, or its pins in /sys/fs/bpf/xdp removed)",
+			  what, dev, p->main_id);
 }
 
 bool xdp_is_ddf(const char *name)
