@@ -50,6 +50,20 @@ declare -A cap_pid
 # BPF file system (ip netns exec mounts another /sys over it)
 X() { pretty rcv "$*"; nsenter --net="/run/netns/$rcv" "$@"; }
 
+# The debug lane runs the blocks that take frames through ddf's program in
+# the dispatcher, or reload the module under it (what its detectors watch),
+# and leaves to the stock lanes those that only ask ddfctl, libxdp and the
+# verifier (unloads, refusals, action mark): under KASAN each of their
+# loads costs seconds.
+lane=
+# shellcheck disable=SC1091
+[[ ! -e /ddf/lane.conf ]] || lane=$(. /ddf/lane.conf && echo "${DDF_LANE:-}")
+# stock_only WHAT: true, after saying so, where the lane leaves WHAT out
+stock_only() {
+	[[ $lane == debug ]] || return 1
+	echo "xdpshare.sh: in the stock lanes only (this is the debug lane): $1" >&3
+}
+
 cleanup() {
 	set +e
 	nsenter --net="/run/netns/$rcv" xdp-filter unload m0 >/dev/null 2>&1
@@ -130,16 +144,23 @@ passed "ddf then xdp-filter, one dispatcher: each judges, ddf first"
 
 # Test that unloading either leaves the other working: xdp-filter gone,
 # ddf alone; xdp-filter back and ddf detached, the filter alone.
-X xdp-filter unload m0
-expect_eq "$(order)" "ddf_xdp_judge " "after xdp-filter unload"
-R ddfctl rule reset span filter
-on ddf-alone want-ddf
-X xdp-filter load m0 >/dev/null
-X xdp-filter port -p udp "$port" >/dev/null
-R ddfctl xdp detach dev m0
-expect_eq "$(order)" "xdpfilt_alw_all " "after ddfctl xdp detach"
-on filter-alone want-filter
-passed "unloading either program leaves the other judging"
+unloads() {
+	X xdp-filter unload m0
+	expect_eq "$(order)" "ddf_xdp_judge " "after xdp-filter unload"
+	R ddfctl rule reset span filter
+	on ddf-alone want-ddf
+	X xdp-filter load m0 >/dev/null
+	X xdp-filter port -p udp "$port" >/dev/null
+	R ddfctl xdp detach dev m0
+	expect_eq "$(order)" "xdpfilt_alw_all " "after ddfctl xdp detach"
+	on filter-alone want-filter
+	passed "unloading either program leaves the other judging"
+}
+if stock_only "unloading either program"; then
+	R ddfctl xdp detach dev m0
+else
+	unloads
+fi
 
 # Test that the opposite order gives the same: xdp-filter there first,
 # ddf's program joins its dispatcher, before it.
@@ -166,51 +187,72 @@ refused() {
 
 # Test that what cannot share the port is refused in one sentence and
 # changes nothing: ddf twice; exclusive beside others; another mode than
-# the dispatcher's; a program attached without libxdp; no BPF file system
-# (ip netns exec mounts its own /sys).
-refused "m0 has ddf's XDP program already" xdp attach dev m0 rule span
-R ddfctl xdp detach dev m0
-refused "exclusive takes m0 alone, and it has the XDP program 'xdp_dispatcher'" \
-	xdp attach dev m0 rule span exclusive
-refused "m0's programs run in native mode (libxdp's dispatcher), so ddf's can join them only in that mode" \
-	xdp attach dev m0 rule span mode generic
-X xdp-filter unload m0
-X env LIBXDP_SKIP_DISPATCHER=1 xdp-filter load m0 >/dev/null
-refused "m0 has the XDP program 'xdpfilt_alw_all' (id" xdp attach dev m0 rule span
-refused "attached without libxdp's dispatcher, so nothing can run beside it" \
-	xdp attach dev m0 rule span
-X xdp-filter unload m0
-out=$(ip netns exec "$rcv" ddfctl xdp attach dev m0 rule span 2>&1) &&
-	fail "attach without /sys/fs/bpf succeeded"
-[[ $out == *"none is mounted at /sys/fs/bpf here (ip netns exec hides it"* ]] ||
-	fail "attach under ip netns exec said: $out"
-expect_eq "$(ip -n "$rcv" -d link show m0 | grep -c 'prog/xdp')" 0 \
-	"m0's programs after a refused attach"
-pretty rcv "ip netns exec ddfctl xdp attach: $out"
-passed "what cannot share the port is refused in one sentence; nothing changed"
+# the dispatcher's; a program attached without libxdp; a kernel where
+# libxdp cannot share; no BPF file system (ip netns exec mounts its own
+# /sys).
+refusals() {
+	refused "m0 has ddf's XDP program already" xdp attach dev m0 rule span
+	R ddfctl xdp detach dev m0
+	refused "exclusive takes m0 alone, and it has the XDP program 'xdp_dispatcher'" \
+		xdp attach dev m0 rule span exclusive
+	refused "m0's programs run in native mode (libxdp's dispatcher), so ddf's can join them only in that mode" \
+		xdp attach dev m0 rule span mode generic
+	X xdp-filter unload m0
+	X env LIBXDP_SKIP_DISPATCHER=1 xdp-filter load m0 >/dev/null
+	refused "m0 has the XDP program 'xdpfilt_alw_all' (id" xdp attach dev m0 rule span
+	refused "attached without libxdp's dispatcher, so nothing can run beside it" \
+		xdp attach dev m0 rule span
+	X xdp-filter unload m0
+	# a kernel without freplace: libxdp then attaches the program alone, which
+	# its LIBXDP_SKIP_DISPATCHER does on any kernel; ddfctl takes it off again
+	out=$(nsenter --net="/run/netns/$rcv" env LIBXDP_SKIP_DISPATCHER=1 \
+		ddfctl xdp attach dev m0 rule span 2>&1) &&
+		fail "attach where libxdp cannot share succeeded"
+	[[ $out == *"xdp attach: the kernel cannot run programs behind libxdp's dispatcher at m0 (no freplace), so it cannot be shared: attach with exclusive to have it alone"* ]] ||
+		fail "attach where libxdp cannot share said: $out"
+	expect_eq "$(ip -n "$rcv" -d link show m0 | grep -c 'prog/xdp')" 0 \
+		"m0's programs after an attach libxdp could not share"
+	pretty rcv "LIBXDP_SKIP_DISPATCHER=1 ddfctl xdp attach: $out"
+	out=$(ip netns exec "$rcv" ddfctl xdp attach dev m0 rule span 2>&1) &&
+		fail "attach without /sys/fs/bpf succeeded"
+	[[ $out == *"none is mounted at /sys/fs/bpf here (ip netns exec hides it"* ]] ||
+		fail "attach under ip netns exec said: $out"
+	expect_eq "$(ip -n "$rcv" -d link show m0 | grep -c 'prog/xdp')" 0 \
+		"m0's programs after a refused attach"
+	pretty rcv "ip netns exec ddfctl xdp attach: $out"
+	passed "what cannot share the port is refused in one sentence; nothing changed"
+}
 
 # Test that a rule of action mark, whose program writes XDP metadata (a
 # change of the frame's data), joins the dispatcher where the kernel lets
 # an extension do so, and is refused in one sentence where it does not
 # (6.12: "extension program changes packet data, while original does not",
 # libxdp 1.3's dispatcher slots change none), nothing changed.
-X xdp-filter load m0 >/dev/null
-X xdp-filter port -p udp "$port" >/dev/null
-R ddfctl rule add marked family netdev hook none dev m0 filter qqhtd \
-	window 1000 action mark 7
-if out=$(in_ns "$rcv" ddfctl xdp attach dev m0 rule marked 2>&1); then
-	expect_eq "$(order)" "ddf_xdp xdpfilt_alw_all " "mark: the order"
-	pretty rcv "kernel $(uname -r): ddf's program of action mark joined the dispatcher"
+marks() {
+	X xdp-filter load m0 >/dev/null
+	X xdp-filter port -p udp "$port" >/dev/null
+	R ddfctl rule add marked family netdev hook none dev m0 filter qqhtd \
+		window 1000 action mark 7
+	if out=$(in_ns "$rcv" ddfctl xdp attach dev m0 rule marked 2>&1); then
+		expect_eq "$(order)" "ddf_xdp xdpfilt_alw_all " "mark: the order"
+		pretty rcv "kernel $(uname -r): ddf's program of action mark joined the dispatcher"
+		R ddfctl xdp detach dev m0
+	else
+		refused "rule 'marked' marks its duplicates in XDP metadata, and this kernel lets no program behind libxdp's dispatcher change a frame's data" \
+			xdp attach dev m0 rule marked
+		refused "attach with exclusive, or give the rule action drop or count" \
+			xdp attach dev m0 rule marked
+	fi
+	expect_eq "$(order)" "xdpfilt_alw_all " "after mark's attach and detach"
+	R ddfctl rule del marked
+	passed "action mark: beside others where the kernel allows it, else refused in a sentence"
+}
+if stock_only "what is refused; action mark"; then
 	R ddfctl xdp detach dev m0
 else
-	refused "rule 'marked' marks its duplicates in XDP metadata, and this kernel lets no program behind libxdp's dispatcher change a frame's data" \
-		xdp attach dev m0 rule marked
-	refused "attach with exclusive, or give the rule action drop or count" \
-		xdp attach dev m0 rule marked
+	refusals
+	marks
 fi
-expect_eq "$(order)" "xdpfilt_alw_all " "after mark's attach and detach"
-R ddfctl rule del marked
-passed "action mark: beside others where the kernel allows it, else refused in a sentence"
 
 # Test that save writes ddf's priority, and that after a module reload
 # restore puts ddf's program back into the dispatcher beside xdp-filter,
