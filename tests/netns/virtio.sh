@@ -340,6 +340,42 @@ xdp() {
 	R ddfctl rule del span
 }
 
+# xsk: ttl through a rule judged by ddf's program in virtio_net, an AF_XDP
+# capture on the port behind it (ddfxsk: libxdp's xsk API, a socket on each
+# queue pair in use, its program after ddf's in libxdp's dispatcher): the
+# reader must get the kept frames, each once, byte for byte
+xsk() {
+	local k q line last=''
+	k=$(want ttl default kept)
+	# shellcheck disable=SC2086
+	R ddfctl rule add span family netdev hook none dev "$port" $rule
+	R ddfctl xdp attach dev "$port" rule span mode native >/dev/null
+	q=$(channels "Current hardware settings")
+	pretty rcv "ddfxsk $port xsk.pcap queues $q mode native count $k"
+	nsenter --net="/run/netns/$rcv" ddfxsk "$port" "$tmp/xsk.pcap" \
+		queues "$q" mode native count "$k" idle 2000 timeout 120000 \
+		>"$tmp/xsk.out" 2>"$tmp/xsk.err" &
+	local pid=$!
+	for _ in $(seq 600); do
+		line=
+		read -r line <"$tmp/xsk.out" || true
+		[[ $line == "ddfxsk: ready" ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[[ $line == "ddfxsk: ready" ]] ||
+		fail "ddfxsk: not ready: $(cat "$tmp/xsk.out" "$tmp/xsk.err")"
+	feed ttl
+	wait "$pid" || fail "ddfxsk: $(cat "$tmp/xsk.err")"
+	while read -r line; do last=$line; done <"$tmp/xsk.out"
+	pretty rcv "$last"
+	[[ $last == "ddfxsk: $k frames, 0 dropped"* ]] ||
+		fail "ttl (AF_XDP): the reader ended with '$last', not $k frames"
+	same_frames "$tmp/xsk.pcap" "$tmp/ttl/kept-default.pcap" "ttl (AF_XDP)"
+	R ddfctl xdp detach dev "$port"
+	R ddfctl rule del span
+}
+
 # ingress SCENARIO VARIANT: the scenario through the variant's rule at the
 # port's ingress; cap0 must get the kept frames, a tcpdump on the port all
 ingress() {
@@ -377,6 +413,15 @@ ingress() {
 if [[ -e /sys/kernel/btf/vmlinux ]]; then
 	xdp ttl vxlan
 	passed "native XDP in virtio_net: tcpdump -i $port sees each packet once"
+	# Test that an AF_XDP capture on the port behind ddf's program gets
+	# each packet once (Suricata's af-xdp capture opens its sockets so).
+	if grep -q '^XDP ' /proc/net/protocols && command -v ddfxsk >/dev/null; then
+		xsk
+		passed "AF_XDP on $port behind ddf's program: each packet once"
+	else
+		echo "virtio.sh: AF_XDP skipped: kernel $(uname -r) has no AF_XDP" \
+			"sockets (CONFIG_XDP_SOCKETS), or no ddfxsk in PATH" >&3
+	fi
 else
 	echo "virtio.sh: XDP skipped: kernel $(uname -r) has no BTF" \
 		"(CONFIG_DEBUG_INFO_BTF), so no XDP program can call nf_ddf" >&3
