@@ -369,34 +369,6 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 	return n;
 }
 
-#ifdef DDF_KEY_FLAT_VERIFY
-/* Whether the packet's L4 checksum verifies (ddf_key_priv.h). */
-static bool ddf_key_verify(struct ddf_key_pkt *p)
-{
-	const struct ddf_key_info *ki = &p->ki;
-	uint32_t l4len = p->len - ki->l4off;
-	const uint8_t *ip;
-	uint64_t sum;
-
-	if (ki->exthdrs)
-		return false;
-	ip = ddf_key_get(p, 0, ki->family == 6 ? 40 : 20);
-	if (!ip)
-		return false;
-	sum = ddf_key_pseudo(ip, ki->family == 6, ki->proto, l4len);
-	for (uint32_t off = 0; off < l4len; off += DDF_KEY_READ_MAX) {
-		uint32_t c = l4len - off < DDF_KEY_READ_MAX ? l4len - off :
-							      DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, ki->l4off + off, c);
-
-		if (!d)
-			return false;
-		sum = ddf_key_csum(d, c, sum);
-	}
-	return ddf_key_csum_ok(sum);
-}
-#endif
-
 /* ---- the key string, built in registers ---- */
 
 /*
@@ -503,21 +475,6 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 		ki->flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
-#ifdef DDF_KEY_FLAT
-	{
-		const uint8_t *l4 = ki->proto == DDF_IPPROTO_UDP &&
-					    (ki->flags & DDF_KEY_F_L4HDR) ?
-					    ddf_key_get(p, ki->l4off, 8) : NULL;
-		uint32_t e = ddf_key_flat_end(ki, ig, l4);
-
-#ifdef DDF_KEY_FLAT_VERIFY
-		if (n > e && !ddf_key_verify(p))
-			e = ~0u;
-#endif
-		if (n > e)
-			n = e;
-	}
-#endif
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);

@@ -229,18 +229,6 @@ static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 		f->ki.flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
-#ifdef DDF_KEY_FLAT
-	if (n > ddf_key_flat_end(&f->ki, s->ignore, f->l4)) {
-#ifdef DDF_KEY_FLAT_VERIFY
-		uint32_t l4len = f->ki.len - f->ki.l4off;
-
-		if (ddf_key_csum_ok(ddf_key_csum(f->l4, l4len,
-				    ddf_key_pseudo(d, f->ki.family == 6,
-						   f->ki.proto, l4len))))
-#endif
-			n = ddf_key_flat_end(&f->ki, s->ignore, f->l4);
-	}
-#endif
 	ddf_fast_masks(m, s->ignore, &f->ki);
 	nw = (n + 1) / 8; /* whole words of the stream */
 	r = (n + 1) % 8;

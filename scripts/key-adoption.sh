@@ -1,11 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The adoption test of a candidate default key (make key-adoption): every
-# capture the project has, replayed by two ddfctl builds, the default one
-# and one whose core was built with the candidate (such as DDF_KEY_FLAT,
-# ddf_core/ddf_key_priv.h), under the default key packet with filter exact
-# and a window longer than any capture, so that two records with one key
-# anywhere in a file meet. Every record's decision (new, duplicate,
+# The adoption test of a change to the key (make key-adoption): every
+# capture the project has, replayed by two ddfctl builds, the base one
+# (another revision's) and the candidate, under the default key packet
+# with filter exact and a window longer than any capture, so that two
+# records with one key anywhere in a file meet. Every record's decision (new, duplicate,
 # unparsed, skipped, not-ip) is compared.
 #
 #   scripts/key-adoption.sh BASE_DDFCTL CANDIDATE_DDFCTL BUILD_DIR

@@ -429,55 +429,6 @@ static uint32_t kd_ip(uint8_t *b, uint32_t room, const struct kd_pkt *pk,
 	return off;
 }
 
-/* The ones' complement sum of n bytes, added to s (RFC 1071). */
-static uint32_t kd_sum(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	for (uint32_t i = 0; i < n; i += 2)
-		s += (uint32_t)p[i] << 8 | (i + 1 < n ? p[i + 1] : 0);
-	return s;
-}
-
-/*
- * Give the TCP or UDP packet at ip (IPv4 with any IHL, IPv6 with no
- * extension header) the L4 checksum that verifies, written here the
- * textbook way, so that keys which look at whether it does (the flat
- * key's experiment, ddf_key_priv.h) meet both kinds.
- */
-static void kd_fix_csum(uint8_t *ip, uint32_t room)
-{
-	uint32_t hl, tot, l4len, s, at;
-	uint8_t proto;
-
-	if (room < 40)
-		return;
-	if (ip[0] >> 4 == 4) {
-		hl = (ip[0] & 0x0f) * 4u;
-		tot = (uint32_t)ip[2] << 8 | ip[3];
-		proto = ip[9];
-		s = kd_sum(ip + 12, 8, 0);
-	} else if (ip[0] >> 4 == 6) {
-		hl = 40;
-		tot = 40 + ((uint32_t)ip[4] << 8 | ip[5]);
-		proto = ip[6];
-		s = kd_sum(ip + 8, 32, 0);
-	} else {
-		return;
-	}
-	if (hl < 20 || tot > room || tot < hl + 20 || (proto != 6 && proto != 17))
-		return;
-	at = hl + (proto == 6 ? 16 : 6);
-	l4len = tot - hl;
-	ip[at] = 0;
-	ip[at + 1] = 0;
-	s = kd_sum(ip + hl, l4len, s + proto + (l4len >> 16) + (l4len & 0xffff));
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	s = ~s & 0xffff;
-	if (proto == 17 && !s)
-		s = 0xffff;
-	kd_put16(ip + at, s);
-}
-
 /* An Ethernet header of type at b; its length (14). */
 static uint32_t kd_ether(uint8_t *b, uint32_t room, uint16_t type,
 			 uint64_t *rng)
@@ -572,8 +523,6 @@ static void kd_frame(struct kd_case *c, uint64_t *rng)
 
 	kd_pkt_rand(&pk, rng, 0);
 	stated = kd_ip(c->b + at, KD_CAP - at - 64, &pk, rng);
-	if (kd_chance(rng, 40))
-		kd_fix_csum(c->b + at, stated);
 	start = kd_link(c, pk.ver, rng, at);
 	len = at - start + stated;
 	memmove(c->b, c->b + start, len);
@@ -847,8 +796,6 @@ static void kd_common(struct kd_case *c, uint64_t *rng, bool ether, uint8_t ver,
 		n = kd_ether(c->b, KD_CAP, ver == 4 ? 0x0800 : 0x86dd, rng);
 	}
 	c->len = n + kd_ip(c->b + n, KD_CAP - n - 64, &pk, rng);
-	if (kd_chance(rng, 50))
-		kd_fix_csum(c->b + n, c->len - n);
 	kd_behind(c->b, c->len, rng);
 }
 
