@@ -302,7 +302,11 @@ $(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS)
 	$(CC) $(CFLAGS) -O1 -fsanitize=thread $(TEST_CPPFLAGS) -Itests/core \
 		-pthread $(TEST_SRCS) $(CORE_SRCS) -lm -o $@
 
-# Each core file must build with no libc and reference nothing but mem*.
+# Each core file must build with no libc and reference nothing but mem*;
+# NH and the key with NH's portable product too, on this target and, where
+# the compiler builds for it, on 32-bit x86, which has no unsigned __int128.
+NH_M32 := $(shell echo 'int x;' | $(CC) -m32 -x c -c - -o /dev/null \
+	2>/dev/null && echo -m32)
 check-freestanding:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; bad=0; \
 	for f in $(CORE_SRCS); do \
@@ -312,11 +316,23 @@ check-freestanding:
 			grep -vE '^(memcpy|memset|memmove|memcmp)$$' || true); \
 		if [ -n "$$und" ]; then echo "$$f needs: $$und"; bad=1; fi; \
 	done; \
+	for f in ddf_core/ddf_nh.c ddf_core/ddf_key.c; do \
+		for v in -DDDF_NH_PORTABLE $(NH_M32); do \
+			$(CC) -std=gnu11 -O2 -ffreestanding -fno-builtin \
+				-nostdlib -fno-pic $$v $(CORE_CPPFLAGS) -c $$f \
+				-o $$tmp/o.o; \
+			und=$$(nm -u $$tmp/o.o | awk '{print $$2}' | \
+				grep -vE '^(memcpy|memset|memmove|memcmp)$$' || true); \
+			if [ -n "$$und" ]; then echo "$$f ($$v) needs: $$und"; \
+				bad=1; fi; \
+		done; \
+	done; \
 	sys=$$(grep -rnE '^\s*#\s*include\s*<' ddf_core --include='*.[ch]' | \
 		grep -v '^ddf_core/env/' || true); \
 	if [ -n "$$sys" ]; then echo "system headers outside env/:"; \
 		echo "$$sys"; bad=1; fi; \
-	[ $$bad = 0 ] && echo "freestanding: $(words $(CORE_SRCS)) files OK"; \
+	[ $$bad = 0 ] && echo "freestanding: $(words $(CORE_SRCS)) files OK;" \
+		"NH's portable product$(if $(NH_M32), and -m32) OK"; \
 	exit $$bad
 
 clean:
