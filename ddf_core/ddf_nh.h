@@ -28,9 +28,10 @@
  * it differ. The same code at w = 8, 16 and 32, where 2^-w is large
  * enough for collisions to be counted, is what the tests measure.
  *
- * The 64x64 -> 128 product is unsigned __int128's where the environment
- * has it (DDF_HAVE_INT128) and four 32x32 products elsewhere; both give
- * the same digest (DDF_NH_PORTABLE makes the portable one the default).
+ * The 64x64 -> 128 product is the compiler's unsigned __int128 where the
+ * environment has it (DDF_HAVE_INT128, ddf_u128) and four 32x32 products
+ * elsewhere; both give the same digest (DDF_NH_PORTABLE makes the
+ * portable one the default).
  */
 #ifndef DDF_NH_H
 #define DDF_NH_H
@@ -38,7 +39,7 @@
 #include "ddf_env.h"
 #include "ddf_siphash.h"
 
-#define DDF_NH_CHUNK 512u /* message bytes a digest stands for */
+#define DDF_NH_CHUNK 1024u /* message bytes a digest stands for */
 #define DDF_NH_KEY_WORDS (DDF_NH_CHUNK / 8)
 
 struct ddf_nh_key {
@@ -51,8 +52,14 @@ struct ddf_nh_key {
 #define DDF_NH_DEFAULT_PORTABLE true
 #endif
 
-/* A sum of 2w bits; for w <= 32 all of it is in lo. */
+/*
+ * A sum of 2w bits: in v with the wide product, in lo and hi with the
+ * portable one (for w <= 32 all of it in lo).
+ */
 struct ddf_nh_sum {
+#ifdef DDF_HAVE_INT128
+	ddf_u128 v;
+#endif
 	uint64_t lo, hi;
 };
 
@@ -77,10 +84,7 @@ static DDF_ALWAYS_INLINE void ddf_nh_madd(struct ddf_nh_sum *s, uint64_t a,
 {
 #ifdef DDF_HAVE_INT128
 	if (!portable) {
-		unsigned __int128 p = (unsigned __int128)a * b;
-
-		s->lo += (uint64_t)p;
-		s->hi += (uint64_t)(p >> 64) + (s->lo < (uint64_t)p);
+		s->v += (ddf_u128)a * b;
 		return;
 	}
 #endif
@@ -118,10 +122,11 @@ static DDF_ALWAYS_INLINE void ddf_nh_pairs(struct ddf_nh_sum *s,
 {
 	unsigned int b = w / 8;
 
-#pragma GCC unroll 4
-	for (uint32_t i = 0; i < npairs; i++, m += 2 * b, k += 2)
-		ddf_nh_pair(s, k, ddf_nh_load(m, b), ddf_nh_load(m + b, b), w,
-			    portable);
+	/* one index for both: key and message advance together */
+#pragma GCC unroll 8
+	for (uint32_t i = 0; i < npairs; i++)
+		ddf_nh_pair(s, k + 2 * i, ddf_nh_load(m + 2 * b * i, b),
+			    ddf_nh_load(m + 2 * b * i + b, b), w, portable);
 }
 
 /*
@@ -145,9 +150,18 @@ static DDF_ALWAYS_INLINE void ddf_nh_tail(struct ddf_nh_sum *s,
 /* The digest of a chunk of len bytes whose pairs s holds: s + len. */
 static DDF_ALWAYS_INLINE void ddf_nh_digest(const struct ddf_nh_sum *s,
 					    uint32_t len, unsigned int w,
-					    uint64_t out[2])
+					    bool portable, uint64_t out[2])
 {
-	uint64_t lo = s->lo + len, hi = s->hi + (lo < len);
+	uint64_t lo = s->lo, hi = s->hi;
+
+#ifdef DDF_HAVE_INT128
+	if (!portable) {
+		lo = (uint64_t)s->v;
+		hi = (uint64_t)(s->v >> 64);
+	}
+#endif
+	lo += len;
+	hi += lo < len;
 
 	if (w < 64) { /* mod 2^2w: it all fits in lo */
 		hi = 0;
@@ -166,21 +180,48 @@ static DDF_ALWAYS_INLINE void ddf_nh_w(const uint64_t *k, const uint8_t *m,
 				       uint32_t len, unsigned int w,
 				       bool portable, uint64_t out[2])
 {
-	struct ddf_nh_sum s = { 0, 0 };
+	struct ddf_nh_sum s = { 0 };
 	uint32_t pb = w / 4, np = len / pb; /* bytes a pair, whole pairs */
 
 	ddf_nh_pairs(&s, k, m, np, w, portable);
 	if (len % pb)
 		ddf_nh_tail(&s, k + 2 * np, m + pb * np, len % pb, w, portable);
-	ddf_nh_digest(&s, len, w, out);
+	ddf_nh_digest(&s, len, w, portable, out);
 }
 
-/* ddf's instance: a chunk of 1 .. DDF_NH_CHUNK bytes. */
+/*
+ * The digest of a chunk in two pieces: n1 bytes at m1 (whole pairs: a
+ * multiple of 16) and n2 at m2, as if they were one, 64-bit words.
+ */
+static DDF_ALWAYS_INLINE void ddf_nh_split(const struct ddf_nh_key *key,
+					   const uint8_t *m1, uint32_t n1,
+					   const uint8_t *m2, uint32_t n2,
+					   uint64_t out[2])
+{
+	struct ddf_nh_sum s = { 0 };
+	bool pt = DDF_NH_DEFAULT_PORTABLE;
+
+	ddf_nh_pairs(&s, key->k, m1, n1 / 16, 64, pt);
+	ddf_nh_pairs(&s, key->k + n1 / 8, m2, n2 / 16, 64, pt);
+	if (n2 % 16)
+		ddf_nh_tail(&s, key->k + n1 / 8 + 2 * (n2 / 16),
+			    m2 + 16 * (n2 / 16), n2 % 16, 64, pt);
+	ddf_nh_digest(&s, n1 + n2, 64, pt, out);
+}
+
+/*
+ * ddf's instance: a chunk of 1 .. DDF_NH_CHUNK bytes; a whole one with
+ * its length a constant, so that its loop has no remainder to dispatch.
+ */
 static DDF_ALWAYS_INLINE void ddf_nh(const struct ddf_nh_key *key,
 				     const uint8_t *m, uint32_t len,
 				     uint64_t out[2])
 {
-	ddf_nh_w(key->k, m, len, 64, DDF_NH_DEFAULT_PORTABLE, out);
+	if (len == DDF_NH_CHUNK)
+		ddf_nh_w(key->k, m, DDF_NH_CHUNK, 64, DDF_NH_DEFAULT_PORTABLE,
+			 out);
+	else
+		ddf_nh_w(key->k, m, len, 64, DDF_NH_DEFAULT_PORTABLE, out);
 }
 
 /*

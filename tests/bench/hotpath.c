@@ -53,7 +53,9 @@ __attribute__((noinline)) uint32_t ddf_hotpath_build(uint8_t *p, uint32_t size,
 
 static struct ddf_filter *filter;
 static struct ddf_key_spec spec;
-static struct ddf_sipkey key = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
+static const struct ddf_sipkey sipkey = { 0x0706050403020100ull,
+					  0x0f0e0d0c0b0a0908ull };
+static struct ddf_key_secret key; /* from sipkey, in main() */
 static uint8_t pkt[2048];
 static uint64_t dups, hashed;
 
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "size: 64 .. %zu\n", sizeof(pkt));
 		return 2;
 	}
+	ddf_key_secret_init(&key, &sipkey);
 	ddf_key_spec_default(&spec);
 	if (!strcmp(argv[4], "5t")) {
 		spec.form = DDF_KEY_FIELDS;

@@ -75,7 +75,9 @@ __attribute__((noinline)) void ddf_keypath_build(uint8_t *f, uint32_t size,
 
 static struct ddf_key_spec spec;
 static struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
-static struct ddf_sipkey key = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
+static const struct ddf_sipkey sipkey = { 0x0706050403020100ull,
+					  0x0f0e0d0c0b0a0908ull };
+static struct ddf_key_secret key; /* from sipkey, in main() */
 static uint8_t frame[2048];
 static uint64_t hashed, sum;
 static int build_only;
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
 			sizeof(frame));
 		return 2;
 	}
+	ddf_key_secret_init(&key, &sipkey);
 	ddf_key_spec_default(&spec);
 	build_only = !strcmp(argv[4], "none");
 	if (!strcmp(argv[4], "5t")) {

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * NH as defined (ddf_core/ddf_nh.h), written the plain and slow way for
- * the tests to hold the core's code against: words built byte by byte,
- * the padding spelled out, and the arithmetic on 16-bit limbs, so that
- * neither the core's 128-bit product nor its carries are borrowed.
+ * NH as defined (ddf_core/ddf_nh.h), and a key's hash as ddf_key.h
+ * defines it ("Long keys"), written the plain and slow way for the tests
+ * to hold the core's code against: words built byte by byte, the padding
+ * spelled out, the arithmetic on 16-bit limbs, so that neither the core's
+ * 128-bit product nor its carries are borrowed; the key string's region
+ * found by reading the string, the string with digests for its chunks
+ * built whole in memory and given to SipHash in one piece.
  */
 #ifndef DDF_TEST_NH_REF_H
 #define DDF_TEST_NH_REF_H
 
+#include "ddf_hash.h"
+#include "ddf_key.h"
 #include "ddf_nh.h"
 
 /* A number mod 2^128: eight 16-bit limbs, the least significant first. */
@@ -114,6 +119,99 @@ static inline void nhref(unsigned int w, const uint64_t *k, const uint8_t *m,
 	out[0] = out[1] = 0;
 	for (int i = 0; i < 8; i++)
 		out[i / 4] |= (uint64_t)sum.l[i] << (16 * (i % 4));
+}
+
+/* ---- a key's hash ---- */
+
+static inline uint32_t nhref_be(const uint8_t *p, unsigned int n)
+{
+	uint32_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * The region of the key string s[0, len) as ddf_key.h writes strings:
+ * [*at, *at + *n) of s; false when it has none. The VLAN prefix ('Q', a
+ * count, two bytes each) is skipped; 'P' and 'R' strings end with their
+ * 4-byte length, the region is their bytes from the 64th on, when there
+ * are more than 64 of them; an 'F' string is read field by field (the
+ * mask says which, the family their sizes), the region is the payload
+ * when it holds more than 64 bytes.
+ */
+static inline bool nhref_region(const uint8_t *s, uint32_t len, uint32_t *at,
+				uint32_t *n)
+{
+	/* value bytes of the field of bit b: saddr .. icmpid, by family */
+	static const uint8_t v4[] = { 4, 4, 1, 2, 2, 2, 4, 4, 2 };
+	static const uint8_t v6[] = { 16, 16, 1, 2, 2, 4, 4, 4, 2 };
+	uint32_t i = 0, mask, body;
+	uint8_t fam;
+
+	if (len >= 2 && s[0] == 'Q')
+		i = 2 + 2u * s[1];
+	if (i + 5 > len)
+		return false;
+	if (s[i] == 'P' || s[i] == 'R') {
+		body = len - i - 5;
+		if (body <= DDF_KEY_HEAD || body - DDF_KEY_HEAD <= DDF_KEY_NH_OVER)
+			return false;
+		*at = i + 1 + DDF_KEY_HEAD;
+		*n = body - DDF_KEY_HEAD;
+		return true;
+	}
+	if (s[i] != 'F' || i + 6 > len)
+		return false;
+	fam = s[i + 1];
+	mask = nhref_be(s + i + 2, 4);
+	i += 6;
+	for (unsigned int b = 0; b < 10 && i < len; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		if (!s[i++])
+			continue; /* absent */
+		if (b < 9) {
+			i += fam == 6 ? v6[b] : v4[b];
+			continue;
+		}
+		*n = nhref_be(s + i, 2); /* the payload: its count, its bytes */
+		*at = i + 2;
+		return *n > DDF_KEY_NH_OVER;
+	}
+	return false;
+}
+
+/*
+ * The hash of the key string s[0, len) under ks with SipHash fn (enum
+ * ddf_hash_fn): the string with each chunk of its region replaced by the
+ * chunk's digest (its low word, then its high one, little-endian), hashed
+ * whole. e: room for len + 16 bytes.
+ */
+static inline void nhref_key_hash(const uint8_t *s, uint32_t len,
+				  const struct ddf_key_secret *ks, uint32_t fn,
+				  uint8_t *e, struct ddf_hash *out)
+{
+	uint32_t at, n, el = 0;
+	uint64_t dg[2];
+
+	if (!nhref_region(s, len, &at, &n)) {
+		ddf_hash_key(out, fn, &ks->sip, s, len);
+		return;
+	}
+	memcpy(e, s, at);
+	el = at;
+	for (uint32_t c = 0; c < n; c += DDF_NH_CHUNK) {
+		uint32_t cl = n - c < DDF_NH_CHUNK ? n - c : DDF_NH_CHUNK;
+
+		nhref(64, ks->nh.k, s + at + c, cl, dg);
+		for (unsigned int j = 0; j < 16; j++)
+			e[el++] = (uint8_t)(dg[j / 8] >> (8 * (j % 8)));
+	}
+	memcpy(e + el, s + at + n, len - at - n);
+	el += len - at - n;
+	ddf_hash_key(out, fn, &ks->sip, e, el);
 }
 
 #endif /* DDF_TEST_NH_REF_H */

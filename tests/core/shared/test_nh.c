@@ -149,22 +149,31 @@ DDF_TEST(ddf_nh_portable_product)
 
 	for (uint32_t i = 0; i < 2000000; i++) {
 		uint64_t a = ddf_test_rand(&rng), b = ddf_test_rand(&rng);
-		struct ddf_nh_sum s = { ddf_test_rand(&rng),
-					ddf_test_rand(&rng) };
-		struct ddf_nh_sum p = s, q = s;
+		uint64_t lo = ddf_test_rand(&rng), hi = ddf_test_rand(&rng);
+		struct ddf_nh_sum p = { 0 }, q = { 0 };
+		uint64_t d[2], e[2];
 
 		if (i < DDF_ARRAY_SIZE(edge) * DDF_ARRAY_SIZE(edge)) {
 			a = edge[i % DDF_ARRAY_SIZE(edge)];
 			b = edge[i / DDF_ARRAY_SIZE(edge)];
 			if (i & 1)
-				p.lo = q.lo = ~0ull;
+				lo = ~0ull;
 		} else if (i & 1) {
 			a >>= a & 63; /* short operands too */
 			b >>= b & 63;
 		}
-		ddf_nh_madd_portable(&p, a, b);
+		/* a sum to start from (the product of lo and 1), then a * b */
+		ddf_nh_madd(&p, lo, 1, true);
+		ddf_nh_madd(&p, hi, 1ull << 32, true);
+		ddf_nh_madd(&p, hi << 32 >> 32, 1ull << 32, true);
+		ddf_nh_madd(&q, lo, 1, false);
+		ddf_nh_madd(&q, hi, 1ull << 32, false);
+		ddf_nh_madd(&q, hi << 32 >> 32, 1ull << 32, false);
+		ddf_nh_madd(&p, a, b, true);
 		ddf_nh_madd(&q, a, b, false);
-		bad += p.lo != q.lo || p.hi != q.hi;
+		ddf_nh_digest(&p, 0, 64, true, d);
+		ddf_nh_digest(&q, 0, 64, false, e);
+		bad += d[0] != e[0] || d[1] != e[1];
 		n++;
 	}
 	DDF_EXPECT_EQ(t, bad, 0);
