@@ -8,6 +8,7 @@
  */
 #include "ddf_key_fast.h"
 #include "ddf_key_link.h"
+#include "ddf_key_region.h"
 
 void ddf_key_secret_init(struct ddf_key_secret *ks,
 			 const struct ddf_sipkey *sip)

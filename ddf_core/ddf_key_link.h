@@ -12,6 +12,7 @@
 #define DDF_KEY_LINK_H
 
 #include "ddf_key_priv.h"
+#include "ddf_key_region.h"
 
 #define DDF_ETH_8021Q 0x8100u
 #define DDF_ETH_8021AD 0x88a8u
