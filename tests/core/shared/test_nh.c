@@ -162,13 +162,12 @@ DDF_TEST(ddf_nh_portable_product)
 			a >>= a & 63; /* short operands too */
 			b >>= b & 63;
 		}
-		/* a sum to start from (the product of lo and 1), then a * b */
-		ddf_nh_madd(&p, lo, 1, true);
-		ddf_nh_madd(&p, hi, 1ull << 32, true);
-		ddf_nh_madd(&p, hi << 32 >> 32, 1ull << 32, true);
-		ddf_nh_madd(&q, lo, 1, false);
-		ddf_nh_madd(&q, hi, 1ull << 32, false);
-		ddf_nh_madd(&q, hi << 32 >> 32, 1ull << 32, false);
+		/* a sum to start from, then a * b */
+		p.lo = q.lo = lo;
+		p.hi = q.hi = hi;
+#ifdef DDF_HAVE_INT128
+		q.v = (ddf_u128)hi << 64 | lo;
+#endif
 		ddf_nh_madd(&p, a, b, true);
 		ddf_nh_madd(&q, a, b, false);
 		ddf_nh_digest(&p, 0, 64, true, d);
