@@ -449,7 +449,7 @@ def main():
             "touched; the callgrind table above is that path in userspace. "
             "A larger packet's bytes beyond its first 31 reach SipHash as "
             "NH digests of 1 KiB chunks (ddf(7), How a key is hashed): "
-            "about 0.55 instructions a byte where SipHash alone takes 2.2 "
+            "about 0.56 instructions a byte where SipHash alone takes 2.2 "
             "(docs/key-bytes.md). "
             "APBBF then tests about l/k + 1 blocks and sets bits in k "
             "(tune speed at 1e-6: k = 4, l = 7, one 64-bit word a block; "
