@@ -8,6 +8,14 @@
  */
 #include "ddf_key_fast.h"
 #include "ddf_key_link.h"
+#include "ddf_key_region.h"
+
+void ddf_key_secret_init(struct ddf_key_secret *ks,
+			 const struct ddf_sipkey *sip)
+{
+	ks->sip = *sip;
+	ddf_nh_key_derive(&ks->nh, sip);
+}
 
 int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why)
 {
@@ -369,34 +377,6 @@ static uint32_t ddf_key_l4csum(const struct ddf_key_info *ki, uint32_t *off)
 	return n;
 }
 
-#ifdef DDF_KEY_FLAT_VERIFY
-/* Whether the packet's L4 checksum verifies (ddf_key_priv.h). */
-static bool ddf_key_verify(struct ddf_key_pkt *p)
-{
-	const struct ddf_key_info *ki = &p->ki;
-	uint32_t l4len = p->len - ki->l4off;
-	const uint8_t *ip;
-	uint64_t sum;
-
-	if (ki->exthdrs)
-		return false;
-	ip = ddf_key_get(p, 0, ki->family == 6 ? 40 : 20);
-	if (!ip)
-		return false;
-	sum = ddf_key_pseudo(ip, ki->family == 6, ki->proto, l4len);
-	for (uint32_t off = 0; off < l4len; off += DDF_KEY_READ_MAX) {
-		uint32_t c = l4len - off < DDF_KEY_READ_MAX ? l4len - off :
-							      DDF_KEY_READ_MAX;
-		const uint8_t *d = ddf_key_get(p, ki->l4off + off, c);
-
-		if (!d)
-			return false;
-		sum = ddf_key_csum(d, c, sum);
-	}
-	return ddf_key_csum_ok(sum);
-}
-#endif
-
 /* ---- the key string, built in registers ---- */
 
 /*
@@ -485,17 +465,18 @@ partial:
 
 /*
  * "P", the packet's first n bytes with the ignored ones zeroed, its length
- * (4 bytes, big-endian): the same bytes as always, streamed as words. The
- * words where ignored bytes may lie are masked, up to the first word of
- * the stream behind the last of them; the rest, the payload mostly, goes
- * in as plain words (ddf_key_plain()).
+ * (4 bytes, big-endian), streamed as words: the words where ignored bytes
+ * may lie are masked, up to the first word of the stream behind the last
+ * of them; the rest goes in as plain words (ddf_key_plain()), or, for a
+ * long packet, its first DDF_KEY_HEAD bytes do and the rest is its region
+ * (ddf_key_region(): NH digests, the checksum zeroed if it lies there).
  */
 static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 					       const struct ddf_key_spec *s,
 					       int rounds)
 {
 	struct ddf_key_info *ki = &p->ki;
-	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0, m;
+	uint32_t ig = s->ignore, n = p->len, csoff = 0, cslen = 0, m, head;
 	struct ddf_sipstate st = p->st;
 	struct ddf_key_wmask wm;
 
@@ -503,21 +484,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 		ki->flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
-#ifdef DDF_KEY_FLAT
-	{
-		const uint8_t *l4 = ki->proto == DDF_IPPROTO_UDP &&
-					    (ki->flags & DDF_KEY_F_L4HDR) ?
-					    ddf_key_get(p, ki->l4off, 8) : NULL;
-		uint32_t e = ddf_key_flat_end(ki, ig, l4);
-
-#ifdef DDF_KEY_FLAT_VERIFY
-		if (n > e && !ddf_key_verify(p))
-			e = ~0u;
-#endif
-		if (n > e)
-			n = e;
-	}
-#endif
+	head = n > DDF_KEY_HEAD + DDF_KEY_NH_OVER ?
+		       DDF_KEY_HEAD : n;
 	if (ig & DDF_KI_L4CSUM)
 		cslen = ddf_key_l4csum(ki, &csoff);
 	ddf_key_wmask(&wm, ig, ki, csoff, cslen);
@@ -527,8 +495,8 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 	if (cslen && csoff + cslen > m)
 		m = csoff + cslen;
 	m += (8 - ((st.len + m) & 7)) & 7;
-	if (m > n)
-		m = n;
+	if (m > head)
+		m = head;
 	for (uint32_t off = 0; off < m; off += DDF_KEY_READ_MAX) {
 		uint32_t c = m - off < DDF_KEY_READ_MAX ? m - off :
 							  DDF_KEY_READ_MAX;
@@ -538,7 +506,10 @@ static DDF_ALWAYS_INLINE bool ddf_key_packet_c(struct ddf_key_pkt *p,
 			return false;
 		ddf_key_words(&st, &wm, d, off, c, rounds);
 	}
-	if (!ddf_key_plain(p, &st, p->base + m, p->base + n, rounds))
+	if (!ddf_key_plain(p, &st, p->base + m, p->base + head, rounds))
+		return false;
+	if (head < n && !ddf_key_region(p, &st, p->base + head, p->base + n,
+					p->base + csoff, cslen, rounds))
 		return false;
 	ddf_key_push_be(&st, p->len, 4, rounds);
 	p->st = st;
@@ -594,7 +565,7 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 	/* 1, the length in 2 bytes big-endian */
 	ddf_fbuf_put(kb, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
 			 (uint64_t)(n & 0xff) << 16, 3);
-	if (n <= DDF_KEY_READ_MAX) {
+	if (n <= DDF_KEY_READ_MAX && n <= DDF_KEY_NH_OVER) {
 		if (n) {
 			d = ddf_key_get(p, start, n);
 			if (!d)
@@ -605,7 +576,11 @@ static DDF_ALWAYS_INLINE bool ddf_key_payload(struct ddf_key_pkt *p,
 	}
 	ddf_fbuf_flush(kb, st, rounds);
 	/* inside the packet: n stops at its end */
-	if (!ddf_key_plain(p, st, p->base + start, p->base + start + n, rounds))
+	if (n > DDF_KEY_NH_OVER ?
+		    !ddf_key_region(p, st, p->base + start, p->base + start + n,
+				    0, 0, rounds) :
+		    !ddf_key_plain(p, st, p->base + start, p->base + start + n,
+				   rounds))
 		return false;
 	/* the trailer goes behind the bytes the payload left pending */
 	ddf_fbuf_begin(kb, st);
@@ -811,7 +786,7 @@ static int ddf_key_decap(struct ddf_key_pkt *p, const struct ddf_key_spec *s,
 
 int ddf_key_general(const struct ddf_key_spec *spec,
 		    const struct ddf_key_link *lk, ddf_key_read_t read,
-		    void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		    void *ctx, uint32_t len, const struct ddf_key_secret *key,
 		    uint32_t hashfn, struct ddf_hash *out,
 		    struct ddf_key_info *info)
 {
@@ -824,6 +799,7 @@ int ddf_key_general(const struct ddf_key_spec *spec,
 
 	p.read = read;
 	p.ctx = ctx;
+	p.nh = &key->nh;
 	p.flen = len;
 	p.base = 0;
 	p.len = len;
@@ -862,9 +838,9 @@ int ddf_key_general(const struct ddf_key_spec *spec,
 		goto out;
 
 	if (hashfn == DDF_HASH_SIP24)
-		ddf_sip_init(&p.st, key, 2, 4, true);
+		ddf_sip_init(&p.st, &key->sip, 2, 4, true);
 	else
-		ddf_sip_init(&p.st, key, 1, 3, true);
+		ddf_sip_init(&p.st, &key->sip, 1, 3, true);
 	if (spec->form == DDF_KEY_FRAME || (lv.ether && !lv.ip)) {
 		ok = ddf_link_frame(&p, &lv, spec->ignore);
 	} else {
@@ -897,7 +873,7 @@ out:
 static DDF_NOINLINE int
 ddf_key_fast_or_walk(const struct ddf_key_spec *spec,
 		     const struct ddf_key_link *lk, ddf_key_read_t read,
-		     void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		     void *ctx, uint32_t len, const struct ddf_key_secret *key,
 		     uint32_t hashfn, struct ddf_hash *out,
 		     struct ddf_key_info *info, bool alone)
 {
@@ -912,7 +888,7 @@ ddf_key_fast_or_walk(const struct ddf_key_spec *spec,
 
 int ddf_key_fast(const struct ddf_key_spec *spec,
 		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
-		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
+		 uint32_t len, const struct ddf_key_secret *key, uint32_t hashfn,
 		 struct ddf_hash *out, struct ddf_key_info *info)
 {
 	if (!ddf_fast_may(spec, lk, read))
@@ -929,7 +905,7 @@ int ddf_key_fast(const struct ddf_key_spec *spec,
  */
 int ddf_key_hash_link(const struct ddf_key_spec *spec,
 		      const struct ddf_key_link *lk, ddf_key_read_t read,
-		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      void *ctx, uint32_t len, const struct ddf_key_secret *key,
 		      uint32_t hashfn, struct ddf_hash *out,
 		      struct ddf_key_info *info)
 {
@@ -941,7 +917,7 @@ int ddf_key_hash_link(const struct ddf_key_spec *spec,
 }
 
 int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
-		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
+		 void *ctx, uint32_t l3len, const struct ddf_key_secret *key,
 		 uint32_t hashfn, struct ddf_hash *out,
 		 struct ddf_key_info *info)
 {

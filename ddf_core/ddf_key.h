@@ -139,6 +139,27 @@
  * packet around it is keyed instead (DDF_KEY_F_BADTUNNEL); the key
  * never reads outside the outer packet. spec.family and spec.match apply
  * to the packet that is keyed.
+ *
+ * Long keys. Every byte of a string above counts, but a long stretch of
+ * it, the region, reaches SipHash as digests: in the packet and frame
+ * forms the region is the packet's (frame's) bytes from the 32nd on,
+ * [DDF_KEY_HEAD, n) of the n the string holds, when there are more than
+ * DDF_KEY_NH_OVER of them (n > 95); in the field form the payload's n
+ * bytes when n > DDF_KEY_NH_OVER. The region is cut into chunks of
+ * DDF_NH_CHUNK bytes, the last one shorter, and each chunk is replaced by
+ * its 16-byte NH digest (ddf_nh.h: 64-bit words, the chunk's length added,
+ * low word first, each word little-endian) under the NH key derived from
+ * the SipHash key (ddf_key_secret_init()). Everything else is hashed as
+ * it stands: the hash is SipHash of that string. Whether a string has a
+ * region, and where its chunks lie, follows from lengths the string
+ * states outside the region (the packet's length, the frame's, the
+ * payload's count), so two strings that differ give SipHash inputs that
+ * differ unless a chunk's digests collide: for a pair of packets,
+ * probability at most 2^-64 (NH's bound, ddf_nh.h) beside SipHash's own,
+ * which is what a copy has always meant. The head, the first 31 bytes,
+ * holds the fields the default key ignores (and an IPv4 packet's UDP
+ * header); an ignored byte inside the region (an L4 checksum with ignore
+ * l4csum) is zeroed before NH reads it.
  */
 #ifndef DDF_KEY_H
 #define DDF_KEY_H
@@ -146,6 +167,7 @@
 #include "ddf_env.h"
 #include "ddf_filter.h"
 #include "ddf_hash.h"
+#include "ddf_nh.h"
 #include "ddf_siphash.h"
 
 enum ddf_key_form {
@@ -190,6 +212,9 @@ enum ddf_key_form {
 #define DDF_KEY_MAX_VLANS 8u /* tags a frame may have and still be IP */
 #define DDF_KEY_MAX_MPLS 16u /* labels skipped */
 #define DDF_KEY_MAX_DECAP 2u /* tunnels opened, one inside the other */
+#define DDF_KEY_HEAD 31u /* a long key's bytes before its region */
+/* a region of more bytes than this goes to NH ("Long keys" above) */
+#define DDF_KEY_NH_OVER 64u
 
 /* spec.decap: the tunnels whose inner packet is keyed */
 #define DDF_KD_VXLAN (1u << 0)
@@ -251,6 +276,19 @@ static inline void ddf_key_spec_default(struct ddf_key_spec *spec)
  * so the mask alone would never make two copies match.
  */
 int ddf_key_spec_validate(const struct ddf_key_spec *spec, const char **why);
+
+/*
+ * What a rule's keys are hashed under: its SipHash key (from its seed)
+ * and the NH key derived from that one. Secret: never exported.
+ */
+struct ddf_key_secret {
+	struct ddf_sipkey sip;
+	struct ddf_nh_key nh;
+};
+
+/* ks from the SipHash key sip: sip itself, and the NH key derived from it. */
+void ddf_key_secret_init(struct ddf_key_secret *ks,
+			 const struct ddf_sipkey *sip);
 
 /*
  * The caller's view of the packet, skb_header_pointer()'s contract: a
@@ -326,12 +364,13 @@ struct ddf_key_info {
  * Hash the packet of l3len bytes that read(ctx, ...) shows under spec (a
  * validated one; any other still never reads outside the packet) with
  * SipHash (enum ddf_hash_fn, as ddf_hash_key()) under key: *out receives
- * the same hash ddf_hash_key() gives for the byte string described above.
+ * the hash of the byte string described above ("Long keys": the same
+ * hash ddf_hash_key() gives for it when it has no region).
  * Returns an enum ddf_key_result; out is written only for DDF_KEY_HASHED.
  * info may be NULL; when given it is filled for every result.
  */
 int ddf_key_hash(const struct ddf_key_spec *spec, ddf_key_read_t read,
-		 void *ctx, uint32_t l3len, const struct ddf_sipkey *key,
+		 void *ctx, uint32_t l3len, const struct ddf_key_secret *key,
 		 uint32_t hashfn, struct ddf_hash *out,
 		 struct ddf_key_info *info);
 
@@ -358,7 +397,8 @@ struct ddf_key_link {
  */
 int ddf_key_hash_link(const struct ddf_key_spec *spec,
 		      const struct ddf_key_link *lk, ddf_key_read_t read,
-		      void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		      void *ctx, uint32_t len,
+		      const struct ddf_key_secret *key,
 		      uint32_t hashfn, struct ddf_hash *out,
 		      struct ddf_key_info *info);
 

@@ -11,8 +11,8 @@
  * next header is the L4 header; TCP (data offset 5 or more) or UDP whose
  * header lies whole inside the IP length; that length neither 0 nor above
  * the bytes there are; a key of form packet or fields, any ignore mask or
- * field set; and no tunnel the spec opens (a UDP packet to one of its
- * ports). Every other frame, and any frame read through a reader, takes
+ * field set, a payload window of at most DDF_KEY_NH_OVER bytes; and no
+ * tunnel the spec opens (a UDP packet to one of its ports). Every other frame, and any frame read through a reader, takes
  * the general walk (ddf_key.c), which is the definition of the key.
  *
  * Why it is equal: for such a frame every question the general walk asks
@@ -26,10 +26,14 @@
  * frame in place with no bounds check per read (the checks above cover
  * every byte it reads), and feeds the same byte string to the same
  * SipHash state: the pieces the strings are built of (ddf_key_priv.h)
- * are shared, the masks are written out as word masks. A frame that
- * fails any check, or a check the general walk answers otherwise (a
- * version nibble the ethertype disagrees with), goes to the general walk
- * untouched: the fast path returns an answer only when it has all of it.
+ * are shared, the masks are written out as word masks, and a long
+ * packet's region goes through the same NH (ddf_nh.h), whole chunks read
+ * in place. A field key whose payload window may be a region is left to
+ * the general walk (a rare key: the common ones take a few payload
+ * bytes). A frame that fails any check, or a check the general walk
+ * answers otherwise (a version nibble the ethertype disagrees with), goes
+ * to the general walk untouched: the fast path returns an answer only
+ * when it has all of it.
  *
  * The proof is the differential test (tests/core/user/test_key_diff.c,
  * in every make check-core, 10^8 frames in make soak-key): it drives both
@@ -52,7 +56,8 @@ struct ddf_fast_pkt {
 /*
  * The checks that need no byte of the frame: the entry point tries the
  * fast path only when they pass, so that the other frames (a reader's, a
- * tagged one) pay no more for it than these few tests.
+ * tagged one, any under a field key whose payload window may be a
+ * region) pay no more for it than these few tests.
  */
 static DDF_ALWAYS_INLINE bool ddf_fast_may(const struct ddf_key_spec *s,
 					   const struct ddf_key_link *lk,
@@ -60,6 +65,7 @@ static DDF_ALWAYS_INLINE bool ddf_fast_may(const struct ddf_key_spec *s,
 {
 	return !read &&
 	       (s->form == DDF_KEY_PACKET || s->form == DDF_KEY_FIELDS) &&
+	       s->payload_len <= DDF_KEY_NH_OVER &&
 	       !(lk && lk->type == DDF_LINK_ETHER && lk->vlan_proto);
 }
 
@@ -211,15 +217,88 @@ static DDF_ALWAYS_INLINE void ddf_fast_masks(uint64_t m[8], uint32_t ig,
 }
 
 /*
+ * A long packet's string (ddf_key.h, "Long keys"): 'P' and its first 31
+ * bytes, the head, are the stream's first 4 words, masked as above; then
+ * each chunk of the region, [DDF_KEY_HEAD, n), as its NH digest, two
+ * words of the stream, read in place; then the length. The L4 checksum,
+ * inside the first 60 bytes, may lie in the region's first 4 words: with
+ * ignore l4csum those are masked (m[4..7]) in a copy NH reads first. Out
+ * of line, with its own stream and a copy of the packet's info, so that
+ * the short packet's code keeps its state in registers as before.
+ */
+static DDF_ALWAYS_INLINE void ddf_fast_long_c(const uint8_t *ip,
+					      const struct ddf_key_info *ki,
+					      uint32_t n, uint32_t ignore,
+					      const struct ddf_key_secret *key,
+					      int c, int d, uint64_t h[2])
+{
+	enum { hw = (DDF_KEY_HEAD + 1) / 8 }; /* the head's words */
+	const uint8_t *r = ip + DDF_KEY_HEAD;
+	struct ddf_sipstate st;
+	uint64_t m[8], dg[2];
+	uint8_t w[8 * (8 - hw)];
+	uint32_t off, k;
+
+	ddf_fast_masks(m, ignore, ki);
+	ddf_sip_start(&st, &key->sip, true);
+	ddf_sip_compress(&st, ('P' | ddf_sip_load_le64(ip) << 8) & m[0], c);
+	for (uint32_t i = 1; i < hw; i++)
+		ddf_sip_compress(&st, ddf_sip_load_le64(ip + 8 * i - 1) & m[i],
+				 c);
+	k = n - DDF_KEY_HEAD < DDF_NH_CHUNK ? n - DDF_KEY_HEAD : DDF_NH_CHUNK;
+	if (ignore & DDF_KI_L4CSUM) {
+		for (uint32_t i = 0; i < sizeof(w); i++)
+			w[i] = (uint8_t)(r[i] & (m[hw + i / 8] >> (8 * (i % 8))));
+		ddf_nh_split(&key->nh, w, sizeof(w), r + sizeof(w),
+			     k - sizeof(w), dg);
+	} else {
+		ddf_nh(&key->nh, r, k, dg);
+	}
+	ddf_sip_compress(&st, dg[0], c);
+	ddf_sip_compress(&st, dg[1], c);
+	for (off = DDF_KEY_HEAD + k; off < n; off += DDF_NH_CHUNK) {
+		ddf_nh(&key->nh, ip + off,
+		       n - off < DDF_NH_CHUNK ? n - off : DDF_NH_CHUNK, dg);
+		ddf_sip_compress(&st, dg[0], c);
+		ddf_sip_compress(&st, dg[1], c);
+	}
+	/* 'P', the head, 16 bytes a chunk: whole words; then the length */
+	st.len = DDF_KEY_HEAD + 1 +
+		 (n - DDF_KEY_HEAD + DDF_NH_CHUNK - 1) / DDF_NH_CHUNK * 16;
+	st.tail = 0;
+	ddf_key_push_be(&st, ki->len, 4, c);
+	ddf_sip_finish(&st, st.tail, st.len & 0xff, c, d, true, h);
+}
+
+static DDF_NOINLINE void ddf_fast_long(const uint8_t *ip,
+				       struct ddf_key_info ki, uint32_t n,
+				       uint32_t ignore,
+				       const struct ddf_key_secret *key,
+				       uint32_t hashfn, struct ddf_hash *out)
+{
+	uint64_t h[2];
+
+	if (hashfn == DDF_HASH_SIP24)
+		ddf_fast_long_c(ip, &ki, n, ignore, key, 2, 4, h);
+	else
+		ddf_fast_long_c(ip, &ki, n, ignore, key, 1, 3, h);
+	out->h1 = h[0];
+	out->h2 = h[1];
+}
+
+/*
  * 'P', the packet's first n bytes masked, its length. The tag is the
  * stream's first byte, so word k of the stream (k >= 1) is the 8 bytes
  * at packet offset 8k - 1: each is one load from the packet, the first 8
  * masked, the rest as they are, and the last 0..7 bytes are pending once.
+ * (A long packet takes ddf_fast_long() instead.)
  */
-static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
+static DDF_ALWAYS_INLINE bool ddf_fast_packet(struct ddf_fast_pkt *f,
 					      struct ddf_sipstate *st,
 					      const struct ddf_key_spec *s,
-					      int rounds)
+					      const struct ddf_key_secret *key,
+					      uint32_t hashfn,
+					      struct ddf_hash *out, int rounds)
 {
 	const uint8_t *d = f->ip;
 	uint32_t n = f->ki.len, nw, r, i;
@@ -229,18 +308,10 @@ static DDF_ALWAYS_INLINE void ddf_fast_packet(struct ddf_fast_pkt *f,
 		f->ki.flags |= DDF_KEY_F_CUT;
 		n = s->max_bytes;
 	}
-#ifdef DDF_KEY_FLAT
-	if (n > ddf_key_flat_end(&f->ki, s->ignore, f->l4)) {
-#ifdef DDF_KEY_FLAT_VERIFY
-		uint32_t l4len = f->ki.len - f->ki.l4off;
-
-		if (ddf_key_csum_ok(ddf_key_csum(f->l4, l4len,
-				    ddf_key_pseudo(d, f->ki.family == 6,
-						   f->ki.proto, l4len))))
-#endif
-			n = ddf_key_flat_end(&f->ki, s->ignore, f->l4);
+	if (n > DDF_KEY_HEAD && n - DDF_KEY_HEAD > DDF_KEY_NH_OVER) {
+		ddf_fast_long(f->ip, f->ki, n, s->ignore, key, hashfn, out);
+		return false;
 	}
-#endif
 	ddf_fast_masks(m, s->ignore, &f->ki);
 	nw = (n + 1) / 8; /* whole words of the stream */
 	r = (n + 1) % 8;
@@ -265,6 +336,18 @@ tail:
 	st->len = n + 1;
 	st->tail = w;
 	ddf_key_push_be(st, f->ki.len, 4, rounds);
+	return true;
+}
+
+/* The bytes of the payload window s asks for that the packet has. */
+static DDF_ALWAYS_INLINE uint32_t ddf_fast_paylen(const struct ddf_key_info *ki,
+						  const struct ddf_key_spec *s)
+{
+	uint32_t avail = ki->len - ki->payoff, n = 0;
+
+	if (s->payload_off < avail)
+		n = avail - s->payload_off;
+	return n < s->payload_len ? n : s->payload_len;
 }
 
 /* 0x01 and the n bytes at p (present, inside the packet): one piece. */
@@ -327,12 +410,8 @@ static DDF_ALWAYS_INLINE void ddf_fast_fields(struct ddf_fast_pkt *f,
 	if (fl & DDF_KF_ICMPID)
 		ddf_fbuf_put(&kb, 0, 1);
 	if (fl & DDF_KF_PAYLOAD) {
-		uint32_t avail = ki->len - ki->payoff, n = 0;
+		uint32_t n = ddf_fast_paylen(ki, s);
 
-		if (s->payload_off < avail)
-			n = avail - s->payload_off;
-		if (n > s->payload_len)
-			n = s->payload_len;
 		ddf_fbuf_put(&kb, 1 | (uint64_t)(n >> 8 & 0xff) << 8 |
 				  (uint64_t)(n & 0xff) << 16, 3);
 		if (n > DDF_KEY_READ_MAX) {
@@ -350,15 +429,18 @@ static DDF_ALWAYS_INLINE void ddf_fast_fields(struct ddf_fast_pkt *f,
 }
 
 /* The form's string with the stream's rounds a constant, as ddf_key.c. */
-static DDF_ALWAYS_INLINE void ddf_fast_string(struct ddf_fast_pkt *f,
+static DDF_ALWAYS_INLINE bool ddf_fast_string(struct ddf_fast_pkt *f,
 					      struct ddf_sipstate *st,
 					      const struct ddf_key_spec *s,
-					      int rounds)
+					      const struct ddf_key_secret *key,
+					      uint32_t hashfn,
+					      struct ddf_hash *out, int rounds)
 {
-	if (s->form == DDF_KEY_FIELDS)
+	if (s->form == DDF_KEY_FIELDS) {
 		ddf_fast_fields(f, st, s, rounds);
-	else
-		ddf_fast_packet(f, st, s, rounds);
+		return true;
+	}
+	return ddf_fast_packet(f, st, s, key, hashfn, out, rounds);
 }
 
 /*
@@ -369,7 +451,7 @@ static DDF_ALWAYS_INLINE void ddf_fast_string(struct ddf_fast_pkt *f,
 static DDF_ALWAYS_INLINE int
 ddf_fast_hash(const struct ddf_key_spec *spec, const struct ddf_key_link *lk,
 	      ddf_key_read_t read, void *ctx, uint32_t len,
-	      const struct ddf_sipkey *key, uint32_t hashfn,
+	      const struct ddf_key_secret *key, uint32_t hashfn,
 	      struct ddf_hash *out, struct ddf_key_info *info)
 {
 	struct ddf_fast_pkt f DDF_NOINIT;
@@ -383,18 +465,22 @@ ddf_fast_hash(const struct ddf_key_spec *spec, const struct ddf_key_link *lk,
 		return ret;
 	if (ret == DDF_KEY_HASHED) {
 		if (hashfn == DDF_HASH_SIP24) {
-			ddf_sip_init(&st, key, 2, 4, true);
-			ddf_fast_string(&f, &st, spec, 2);
-			ddf_sip_finish(&st, st.tail, st.len & 0xff, 2, 4, true,
-				       h);
+			ddf_sip_init(&st, &key->sip, 2, 4, true);
+			if (ddf_fast_string(&f, &st, spec, key, hashfn, out, 2)) {
+				ddf_sip_finish(&st, st.tail, st.len & 0xff, 2,
+					       4, true, h);
+				out->h1 = h[0];
+				out->h2 = h[1];
+			}
 		} else {
-			ddf_sip_init(&st, key, 1, 3, true);
-			ddf_fast_string(&f, &st, spec, 1);
-			ddf_sip_finish(&st, st.tail, st.len & 0xff, 1, 3, true,
-				       h);
+			ddf_sip_init(&st, &key->sip, 1, 3, true);
+			if (ddf_fast_string(&f, &st, spec, key, hashfn, out, 1)) {
+				ddf_sip_finish(&st, st.tail, st.len & 0xff, 1,
+					       3, true, h);
+				out->h1 = h[0];
+				out->h2 = h[1];
+			}
 		}
-		out->h1 = h[0];
-		out->h2 = h[1];
 	}
 	if (info)
 		*info = f.ki;

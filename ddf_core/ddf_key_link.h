@@ -12,6 +12,7 @@
 #define DDF_KEY_LINK_H
 
 #include "ddf_key_priv.h"
+#include "ddf_key_region.h"
 
 #define DDF_ETH_8021Q 0x8100u
 #define DDF_ETH_8021AD 0x88a8u
@@ -273,16 +274,28 @@ static bool ddf_link_bytes(struct ddf_key_pkt *p, uint32_t from, uint32_t to,
 	return true;
 }
 
+/* [from, to) of the reader as a long key's region (ddf_key_region()). */
+static bool ddf_link_region(struct ddf_key_pkt *p, uint32_t from, uint32_t to)
+{
+	return p->st.c == 1 ? ddf_key_region(p, &p->st, from, to, 0, 0, 1) :
+			      ddf_key_region(p, &p->st, from, to, 0, 0, p->st.c);
+}
+
 /*
  * The frame form over a level: 'R', the bytes, their count. An Ethernet
  * frame gets its taken-out tag back behind the MACs (ignore vlan: every
- * tag out), its MACs as zeros with ignore mac.
+ * tag out), its MACs as zeros with ignore mac. The string is its pieces:
+ * [s, split) (the MACs, or all of a frame that is not Ethernet), the tag,
+ * [resume, e); a long one's region is its bytes from DDF_KEY_HEAD on,
+ * [rs, e) of the reader, which lie in the last piece (a frame that is not
+ * Ethernet has no other).
  */
 static bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv,
 		    uint32_t ignore)
 {
 	uint32_t s = lv->start, e = lv->end, n = e - s, mac = s;
-	uint32_t split = e, resume = e;
+	uint32_t split = e, resume = e, rs = e;
+	bool tagged = false;
 	uint8_t tag[4];
 
 	ddf_sip_update(&p->st, "R", 1);
@@ -295,18 +308,26 @@ static bool ddf_link_frame(struct ddf_key_pkt *p, const struct ddf_key_level *lv
 			resume = split + 4u * lv->inframe;
 			n -= 4u * lv->inframe;
 		}
+		tagged = lv->tag_proto && !(ignore & DDF_KI_VLAN);
+		n += tagged ? 4 : 0;
+	}
+	if (n > DDF_KEY_HEAD + DDF_KEY_NH_OVER) {
+		if (split == e)
+			rs = split = resume = s + DDF_KEY_HEAD;
+		else
+			rs = resume + DDF_KEY_HEAD - (split - s) -
+			     (tagged ? 4 : 0);
 	}
 	if (!ddf_link_bytes(p, s, split, mac))
 		return false;
-	if (lv->ether && lv->tag_proto && !(ignore & DDF_KI_VLAN)) {
+	if (tagged) {
 		tag[0] = (uint8_t)(lv->tag_proto >> 8);
 		tag[1] = (uint8_t)lv->tag_proto;
 		tag[2] = (uint8_t)(lv->tag_tci >> 8);
 		tag[3] = (uint8_t)lv->tag_tci;
 		ddf_sip_update(&p->st, tag, 4);
-		n += 4;
 	}
-	if (!ddf_link_bytes(p, resume, e, 0))
+	if (!ddf_link_bytes(p, resume, rs, 0) || !ddf_link_region(p, rs, e))
 		return false;
 	ddf_key_put_be32(p->buf, n);
 	ddf_sip_update(&p->st, p->buf, 4);

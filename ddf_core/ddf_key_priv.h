@@ -40,6 +40,7 @@ struct ddf_key_pkt {
 	uint32_t len; /* min(l3len, IP length) once known, else l3len */
 	bool failed; /* the reader failed inside the packet */
 	struct ddf_key_info ki;
+	const struct ddf_nh_key *nh; /* the regions' NH key */
 	struct ddf_sipstate st;
 	uint8_t buf[DDF_KEY_READ_MAX]; /* scratch for reads and key bytes */
 };
@@ -93,79 +94,6 @@ static inline bool ddf_key_has(const struct ddf_key_pkt *p, uint32_t off,
 {
 	return off <= p->len && n <= p->len - off;
 }
-
-/*
- * An experiment, off unless the core is built with DDF_KEY_FLAT=N: the
- * packet form stops N bytes into the L4 payload of a packet that carries
- * an L4 checksum over all of it (TCP; UDP with a checksum other than 0),
- * whole, not a fragment, with the checksum not ignored. Its checksum and
- * length then stand for the rest. Nothing in the bytes tells whether a
- * checksum is final (a locally sent packet's may hold only the pseudo
- * header's sum), so this is for measuring, not for use.
- */
-#ifdef DDF_KEY_FLAT
-static DDF_ALWAYS_INLINE uint32_t ddf_key_flat_end(const struct ddf_key_info *ki,
-						   uint32_t ig,
-						   const uint8_t *l4)
-{
-	if ((ig & DDF_KI_L4CSUM) ||
-	    (ki->flags & (DDF_KEY_F_FRAG | DDF_KEY_F_TRUNCATED)) ||
-	    !(ki->flags & DDF_KEY_F_L4HDR))
-		return ~0u;
-	if (ki->proto == DDF_IPPROTO_UDP && l4 && (l4[6] | l4[7]))
-		return ki->payoff + DDF_KEY_FLAT;
-	if (ki->proto == DDF_IPPROTO_TCP)
-		return ki->payoff + DDF_KEY_FLAT;
-	return ~0u;
-}
-
-/*
- * With DDF_KEY_FLAT_VERIFY too, only a packet whose checksum verifies
- * (and has no extension header, which may change the pseudo header's
- * destination): a fact of the bytes alone, the same wherever they are
- * read. The sums run over little-endian words: the ones' complement sum
- * comes out byte-swapped, and verifies alike.
- */
-#ifdef DDF_KEY_FLAT_VERIFY
-static DDF_ALWAYS_INLINE uint64_t ddf_key_csum_w(uint64_t s, uint64_t w)
-{
-	return s + (uint32_t)w + (w >> 32);
-}
-
-static DDF_ALWAYS_INLINE uint64_t ddf_key_csum(const uint8_t *d, uint32_t n,
-					       uint64_t s)
-{
-	const uint8_t *e = d + (n & ~7u);
-
-#pragma GCC unroll 4
-	for (; d < e; d += 8)
-		s = ddf_key_csum_w(s, ddf_sip_load_le64(d));
-	return ddf_key_csum_w(s, ddf_sip_partial(d, n & 7));
-}
-
-/* The pseudo header: the addresses at ip, the protocol, the L4 length. */
-static DDF_ALWAYS_INLINE uint64_t ddf_key_pseudo(const uint8_t *ip, bool v6,
-						 uint8_t proto, uint32_t l4len)
-{
-	uint64_t s = v6 ? ddf_key_csum(ip + 8, 32, 0) : ddf_key_csum(ip + 12, 8, 0);
-
-	/* big-endian 16-bit words, byte-swapped as the sums above */
-	return s + ((uint32_t)proto << 8) + (l4len >> 24 & 0xff) +
-	       (l4len >> 8 & 0xff00) + (l4len >> 8 & 0xff) +
-	       ((l4len & 0xff) << 8);
-}
-
-static DDF_ALWAYS_INLINE bool ddf_key_csum_ok(uint64_t s)
-{
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return s == 0xffff;
-}
-#endif
-#endif
 
 /*
  * Stream [off, end) of the reader (not of the IP packet) into st as they
@@ -237,11 +165,11 @@ struct ddf_key_level {
 
 int ddf_key_fast(const struct ddf_key_spec *spec,
 		 const struct ddf_key_link *lk, ddf_key_read_t read, void *ctx,
-		 uint32_t len, const struct ddf_sipkey *key, uint32_t hashfn,
+		 uint32_t len, const struct ddf_key_secret *key, uint32_t hashfn,
 		 struct ddf_hash *out, struct ddf_key_info *info);
 int ddf_key_general(const struct ddf_key_spec *spec,
 		    const struct ddf_key_link *lk, ddf_key_read_t read,
-		    void *ctx, uint32_t len, const struct ddf_sipkey *key,
+		    void *ctx, uint32_t len, const struct ddf_key_secret *key,
 		    uint32_t hashfn, struct ddf_hash *out,
 		    struct ddf_key_info *info);
 

@@ -90,9 +90,19 @@ static DDF_ALWAYS_INLINE void ddf_sip_rounds(struct ddf_sipstate *s, int n)
 		ddf_sipround(s);
 }
 
+/*
+ * A test build of the key defines DDF_SIP_TAP(m) to see each word the
+ * stream compresses, and so the key's byte string (tests/core/user/
+ * key_string.c); nothing else does.
+ */
+#ifndef DDF_SIP_TAP
+#define DDF_SIP_TAP(m) ((void)(m))
+#endif
+
 static DDF_ALWAYS_INLINE void ddf_sip_compress(struct ddf_sipstate *s,
 					       uint64_t m, int c)
 {
+	DDF_SIP_TAP(m);
 	s->v3 ^= m;
 	ddf_sip_rounds(s, c);
 	s->v0 ^= m;

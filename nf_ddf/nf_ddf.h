@@ -99,7 +99,7 @@ struct nf_ddf_rule {
 	u8 hash_alg; /* enum ddf_hash_alg */
 	s32 priority;
 	struct ddf_key_spec key;
-	struct ddf_sipkey sipkey; /* from seed */
+	struct ddf_key_secret secret; /* from seed: SipHash's and NH's keys */
 	u8 action; /* enum ddf_action */
 	u32 mark;
 	u32 mask;

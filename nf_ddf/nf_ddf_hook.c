@@ -175,7 +175,7 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 		struct ddf_key_info ki;
 
 		/* bytes: what the key looked at, as ddfctl replay counts */
-		ret = nf_ddf_skb_hash_frame(&rule->key, skb, &rule->sipkey,
+		ret = nf_ddf_skb_hash_frame(&rule->key, skb, &rule->secret,
 					    rule->hash_alg, &h, &ki);
 		len = ki.len;
 	} else {
@@ -185,7 +185,7 @@ static __always_inline bool nf_ddf_seen(struct nf_ddf_rule *rule,
 		/* not of the hook's family: unparsed, as the key's NOT_IP */
 		ret = nf_ddf_skb_hash_pf(&rule->key, skb,
 					 skb_network_offset(skb), pf,
-					 &rule->sipkey, rule->hash_alg, &h);
+					 &rule->secret, rule->hash_alg, &h);
 	}
 	switch (nf_ddf_judge(rule, slot, ret, &h, len, insert, act != NULL)) {
 	case DDF_XDP_PASS:

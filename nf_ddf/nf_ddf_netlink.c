@@ -46,6 +46,7 @@ static int nf_ddf_rule_build(u64 net_bytes, struct nf_ddf_rule *tmpl,
 			     struct netlink_ext_ack *extack)
 {
 	struct nf_ddf_rule *rule;
+	struct ddf_sipkey sk;
 	unsigned int i;
 	u64 bytes;
 	int err;
@@ -81,7 +82,8 @@ static int nf_ddf_rule_build(u64 net_bytes, struct nf_ddf_rule *tmpl,
 	memcpy(rule->seed, tmpl->seed, DDF_SEED_LEN);
 	rule->hash_alg = tmpl->hash_alg;
 	rule->key = tmpl->key;
-	ddf_sipkey_from_bytes(&rule->sipkey, rule->seed);
+	ddf_sipkey_from_bytes(&sk, rule->seed);
+	ddf_key_secret_init(&rule->secret, &sk);
 	rule->action = tmpl->action;
 	rule->mark = tmpl->mark;
 	rule->mask = tmpl->mask;

@@ -77,7 +77,7 @@ static inline bool nf_ddf_skb_family_ok(const struct sk_buff *skb,
  */
 static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
 				  const struct sk_buff *skb, unsigned int nhoff,
-				  const struct ddf_sipkey *key, u32 hashfn,
+				  const struct ddf_key_secret *key, u32 hashfn,
 				  struct ddf_hash *out,
 				  struct ddf_key_info *info)
 {
@@ -100,7 +100,7 @@ static inline int nf_ddf_skb_hash(const struct ddf_key_spec *spec,
 static __always_inline int nf_ddf_skb_hash_pf(const struct ddf_key_spec *spec,
 					      const struct sk_buff *skb,
 					      unsigned int nhoff, u8 pf,
-					      const struct ddf_sipkey *key,
+					      const struct ddf_key_secret *key,
 					      u32 hashfn, struct ddf_hash *out)
 {
 	struct nf_ddf_skb_ctx c = { .skb = skb, .nhoff = nhoff };
@@ -126,7 +126,7 @@ static __always_inline int nf_ddf_skb_hash_pf(const struct ddf_key_spec *spec,
  */
 static inline int nf_ddf_skb_hash_frame(const struct ddf_key_spec *spec,
 					const struct sk_buff *skb,
-					const struct ddf_sipkey *key, u32 hashfn,
+					const struct ddf_key_secret *key, u32 hashfn,
 					struct ddf_hash *out,
 					struct ddf_key_info *info)
 {

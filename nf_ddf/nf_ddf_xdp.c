@@ -84,7 +84,7 @@ NF_DDF_KFUNC int bpf_ddf_xdp(struct xdp_md *ctx, u32 rule_id)
 	}
 	if (dev->type == ARPHRD_ETHER)
 		lk.type = DDF_LINK_ETHER;
-	keyed = nf_ddf_xdp_hash(&rule->key, &lk, xdp, &rule->sipkey,
+	keyed = nf_ddf_xdp_hash(&rule->key, &lk, xdp, &rule->secret,
 				rule->hash_alg, &h, &ki);
 	ret = nf_ddf_rule_judge(rule, nf_ddf_dev_slot(rule, dev), keyed, &h,
 				ki.len);

@@ -44,7 +44,7 @@ static inline const u8 *nf_ddf_xdp_seg(void *pkt, u32 i, u32 *len)
 static inline int nf_ddf_xdp_hash(const struct ddf_key_spec *spec,
 				  const struct ddf_key_link *lk,
 				  struct xdp_buff *xdp,
-				  const struct ddf_sipkey *key, u32 hashfn,
+				  const struct ddf_key_secret *key, u32 hashfn,
 				  struct ddf_hash *out,
 				  struct ddf_key_info *info)
 {

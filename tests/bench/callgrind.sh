@@ -25,7 +25,7 @@ ir() { # KIND WINDOW SIZE KEY FILL: total instructions
 }
 
 : >"$out"
-for size in 64 512; do
+for size in 64 512 1500; do
 	for key in pkt 5t; do
 		none=$(ir none 0 "$size" "$key" 0)
 		for kind in apbbf qqhtd exact; do

@@ -18,10 +18,16 @@
  * measured loop is instrumented, so instructions / PACKETS is the cost of
  * one packet, packet building included (tests/bench/callgrind.sh subtracts
  * it: a run with KIND none only builds the packets).
+ *
+ * With DDF_HOTPATH_TIME=ROUNDS it times instead (tests/bench/time.sh):
+ * each round PACKETS packets through the path, then as many only built,
+ * on the clock; it prints each round's nanoseconds per packet (the
+ * difference over PACKETS) and their median.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_frame.h"
 #include "ddf_key.h"
@@ -53,7 +59,9 @@ __attribute__((noinline)) uint32_t ddf_hotpath_build(uint8_t *p, uint32_t size,
 
 static struct ddf_filter *filter;
 static struct ddf_key_spec spec;
-static struct ddf_sipkey key = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
+static const struct ddf_sipkey sipkey = { 0x0706050403020100ull,
+					  0x0f0e0d0c0b0a0908ull };
+static struct ddf_key_secret key; /* from sipkey, in main() */
 static uint8_t pkt[2048];
 static uint64_t dups, hashed;
 
@@ -75,6 +83,47 @@ __attribute__((noinline)) void ddf_hotpath_run(uint32_t size, uint32_t seq,
 		hashed++;
 		dups += ddf_filter_test_and_insert(filter, &h, 0);
 	}
+}
+
+static double ddf_hotpath_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int ddf_hotpath_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* rounds of n packets on the clock, from seq on; the median printed */
+static void ddf_hotpath_time(uint32_t size, uint32_t seq, uint32_t n,
+			     int rounds)
+{
+	struct ddf_filter *keep = filter;
+	double v[64], t0, t1, t2;
+
+	if (rounds > 64)
+		rounds = 64;
+	printf("ns/packet");
+	for (int r = 0; r < rounds; r++, seq += 2 * n) {
+		filter = keep;
+		t0 = ddf_hotpath_ns();
+		ddf_hotpath_run(size, seq, n);
+		t1 = ddf_hotpath_ns();
+		filter = NULL; /* the same loop, the packets built alone */
+		ddf_hotpath_run(size, seq + n, n);
+		t2 = ddf_hotpath_ns();
+		v[r] = ((t1 - t0) - (t2 - t1)) / n;
+		printf(" %.1f", v[r]);
+	}
+	filter = keep;
+	qsort(v, rounds, sizeof(v[0]), ddf_hotpath_cmp);
+	printf("; median %.1f\n", v[rounds / 2]);
 }
 
 int main(int argc, char **argv)
@@ -99,6 +148,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "size: 64 .. %zu\n", sizeof(pkt));
 		return 2;
 	}
+	ddf_key_secret_init(&key, &sipkey);
 	ddf_key_spec_default(&spec);
 	if (!strcmp(argv[4], "5t")) {
 		spec.form = DDF_KEY_FIELDS;
@@ -154,6 +204,11 @@ int main(int argc, char **argv)
 		       p.block_bits, p.block_hashes);
 	}
 	ddf_hotpath_run(size, 0, fill);
+	env = getenv("DDF_HOTPATH_TIME");
+	if (env && atoi(env) > 0) {
+		ddf_hotpath_time(size, fill, n, atoi(env));
+		return 0;
+	}
 	dups = hashed = 0;
 	CALLGRIND_START_INSTRUMENTATION;
 	ddf_hotpath_run(size, fill, n);

@@ -4,7 +4,7 @@
  * (a NULL reader, as a linear skb, an XDP buffer or ddfctl replay hands
  * them over), no filter behind it.
  *
- *   ddf_keypath FAMILY PROTO SIZE KEY PACKETS [tagged|csum]
+ *   ddf_keypath FAMILY PROTO SIZE KEY PACKETS [tagged]
  *	FAMILY   4 or 6
  *	PROTO    udp or tcp
  *	SIZE     the frame's bytes from its MAC header (no CRC): 64 .. 2048,
@@ -15,8 +15,6 @@
  *	PACKETS  frames measured
  *	tagged   with a VLAN tag the link took out (as a NIC's VLAN
  *	         acceleration does): a frame for the general walk
- *	csum     with the TCP or UDP checksum that verifies (else 0), for
- *	         keys that look at it (DDF_KEY_FLAT_VERIFY)
  *
  * Each frame has a random source address and port, so that no two are
  * alike. Run under `valgrind --tool=callgrind --instr-atstart=no`: only
@@ -28,16 +26,6 @@
 
 #include "bench_frame.h"
 #include "ddf_key.h"
-
-static int with_csum;
-
-/* The ones' complement sum of n bytes, added to s. */
-static uint32_t sum16(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	for (uint32_t i = 0; i < n; i += 2)
-		s += (uint32_t)p[i] << 8 | (i + 1 < n ? p[i + 1] : 0);
-	return s;
-}
 
 /* The seq-th frame of SIZE bytes into f: Ethernet, IPv4/IPv6, UDP/TCP. */
 __attribute__((noinline)) void ddf_keypath_build(uint8_t *f, uint32_t size,
@@ -83,20 +71,13 @@ __attribute__((noinline)) void ddf_keypath_build(uint8_t *f, uint32_t size,
 		put32(l4 + (tcp ? 20 : 8), 0xbe9be955u);
 		put32(l4 + (tcp ? 24 : 12), seq);
 	}
-	if (with_csum) {
-		uint32_t l4len = len - hl, s = (tcp ? 6 : 17) + l4len;
-
-		s = sum16(v6 ? p + 8 : p + 12, v6 ? 32 : 8, s);
-		s = sum16(l4, l4len, s);
-		while (s >> 16)
-			s = (s & 0xffff) + (s >> 16);
-		put16(l4 + (tcp ? 16 : 6), (~s & 0xffff) ? ~s & 0xffff : 0xffff);
-	}
 }
 
 static struct ddf_key_spec spec;
 static struct ddf_key_link lk = { DDF_LINK_ETHER, 0, 0 };
-static struct ddf_sipkey key = { 0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull };
+static const struct ddf_sipkey sipkey = { 0x0706050403020100ull,
+					  0x0f0e0d0c0b0a0908ull };
+static struct ddf_key_secret key; /* from sipkey, in main() */
 static uint8_t frame[2048];
 static uint64_t hashed, sum;
 static int build_only;
@@ -127,12 +108,8 @@ int main(int argc, char **argv)
 	uint32_t size, n;
 	int fam, tcp;
 
-	if (argc == 7 && !strcmp(argv[6], "csum")) {
-		with_csum = 1;
-		argc--;
-	}
 	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "tagged"))) {
-		fprintf(stderr, "usage: %s 4|6 udp|tcp SIZE pkt|5t|none PACKETS [tagged|csum]\n",
+		fprintf(stderr, "usage: %s 4|6 udp|tcp SIZE pkt|5t|none PACKETS [tagged]\n",
 			argv[0]);
 		return 2;
 	}
@@ -150,6 +127,7 @@ int main(int argc, char **argv)
 			sizeof(frame));
 		return 2;
 	}
+	ddf_key_secret_init(&key, &sipkey);
 	ddf_key_spec_default(&spec);
 	build_only = !strcmp(argv[4], "none");
 	if (!strcmp(argv[4], "5t")) {

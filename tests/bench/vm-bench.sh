@@ -536,9 +536,11 @@ if [ "$DDF_BENCH" = full ] && virtio_find; then
 	virtio_group
 fi
 if [ "$DDF_BENCH" = full ]; then
-	# 512-byte packets: key packet hashes the whole packet
+	# 512- and 1500-byte packets: key packet hashes the whole packet
 	w=1000000
 	say "512-byte packets, window $w"
 	group $w "b5-$w:base:512" "n5-$w:nft:512" "p5-$w:apbbf-pkt:512"
+	say "1500-byte packets, window $w"
+	group $w "b15-$w:base:1500" "n15-$w:nft:1500" "p15-$w:apbbf-pkt:1500"
 fi
 emit '{"type":"end"}'

@@ -26,7 +26,7 @@
 #define NSK_PAGE_OFF 200u /* where the single page fragment starts */
 #define NSK_ETH 14u /* nhoff behind an Ethernet header */
 
-static struct ddf_sipkey nsk_sipkey;
+static struct ddf_key_secret nsk_secret;
 
 static const u8 nsk_seed[16] = {
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
@@ -316,7 +316,7 @@ static int nsk_run(const struct nsk_job *j, struct nsk_res *r)
 	if (!skb)
 		return -ENOMEM;
 	memset(&r->h, 0x5a, sizeof(r->h));
-	r->ret = nf_ddf_skb_hash(j->spec, skb, j->nhoff, &nsk_sipkey,
+	r->ret = nf_ddf_skb_hash(j->spec, skb, j->nhoff, &nsk_secret,
 				 DDF_HASH_SIP13, &r->h, &r->ki);
 	r->headlen = skb_headlen(skb);
 	kfree_skb(skb);
@@ -330,7 +330,7 @@ static void nsk_flat(const struct ddf_key_spec *spec, const u8 *pkt, u32 len,
 	struct ddf_key_flat f = { .data = pkt, .len = len };
 
 	memset(&r->h, 0x5a, sizeof(r->h));
-	r->ret = ddf_key_hash(spec, ddf_key_read_flat, &f, len, &nsk_sipkey,
+	r->ret = ddf_key_hash(spec, ddf_key_read_flat, &f, len, &nsk_secret,
 			      DDF_HASH_SIP13, &r->h, &r->ki);
 	r->headlen = len;
 }
@@ -388,7 +388,10 @@ static bool nsk_sweep(struct kunit *test, const char *what,
 
 static int nsk_suite_init(struct kunit_suite *suite)
 {
-	ddf_sipkey_from_bytes(&nsk_sipkey, nsk_seed);
+	struct ddf_sipkey sk;
+
+	ddf_sipkey_from_bytes(&sk, nsk_seed);
+	ddf_key_secret_init(&nsk_secret, &sk);
 	return 0;
 }
 
@@ -758,7 +761,7 @@ static int nsk_at(struct kunit *test, const struct nsk_job *j, u32 nhoff,
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	ret = nf_ddf_skb_hash(j->spec, skb, nhoff, &nsk_sipkey, DDF_HASH_SIP13,
+	ret = nf_ddf_skb_hash(j->spec, skb, nhoff, &nsk_secret, DDF_HASH_SIP13,
 			      &h, ki);
 	kfree_skb(skb);
 	return ret;
@@ -960,10 +963,10 @@ static void nsk_family_test(struct kunit *test)
 						    ver, pfs[f], j.nhoff, j.split,
 						    nsk_layout_name[j.layout]);
 				r0 = nf_ddf_skb_hash(&spec, skb, j.nhoff,
-						     &nsk_sipkey, DDF_HASH_SIP13,
+						     &nsk_secret, DDF_HASH_SIP13,
 						     &h0, NULL);
 				r1 = nf_ddf_skb_hash_pf(&spec, skb, j.nhoff,
-							pfs[f], &nsk_sipkey,
+							pfs[f], &nsk_secret,
 							DDF_HASH_SIP13, &h1);
 				KUNIT_EXPECT_EQ_MSG(test, r1,
 						    want ? r0 : DDF_KEY_NOT_IP,
@@ -992,7 +995,7 @@ static void nsk_family_test(struct kunit *test)
 
 		KUNIT_EXPECT_EQ(test,
 				nf_ddf_skb_hash_pf(&spec, skb, NSK_ETH,
-						   NFPROTO_IPV4, &nsk_sipkey,
+						   NFPROTO_IPV4, &nsk_secret,
 						   DDF_HASH_SIP13, &h),
 				DDF_KEY_NOT_IP);
 	}

@@ -24,8 +24,9 @@
 #define NXF_FRAGS 17u /* the most a case asks for */
 #define NXF_FRAG_OFF 16u /* where a fragment starts in its page */
 
-static const struct ddf_sipkey nxf_key = { 0x1122334455667788ull,
-					   0x99aabbccddeeff00ull };
+static const struct ddf_sipkey nxf_sipkey = { 0x1122334455667788ull,
+					      0x99aabbccddeeff00ull };
+static struct ddf_key_secret nxf_key; /* from nxf_sipkey, for each case */
 
 struct nxf_case {
 	const char *desc;
@@ -205,6 +206,7 @@ static void nxf_test(struct kunit *test)
 	int rx, rf, rs, k;
 	u8 *f;
 
+	ddf_key_secret_init(&nxf_key, &nxf_sipkey);
 	f = kunit_kzalloc(test, c->len, GFP_KERNEL);
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	dev = alloc_etherdev(0);

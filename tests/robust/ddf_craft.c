@@ -150,7 +150,8 @@ int main(int argc, char **argv)
 	struct ddf_key_spec spec;
 	struct ddf_size_report rep;
 	struct ddf_params p = { 0 };
-	struct ddf_sipkey key;
+	struct ddf_key_secret key;
+	struct ddf_sipkey sk;
 	uint64_t n = 0, tries = 0, cand = 0, g, probes = 0;
 	uint8_t seed[16], frame[PKT_LEN];
 	const char *why = NULL;
@@ -185,7 +186,8 @@ int main(int argc, char **argv)
 		die(why ? why : "no apbbf for this window and fpr");
 	g = p.window / p.l;
 	nseg = p.k + p.l + 1;
-	ddf_sipkey_from_bytes(&key, seed);
+	ddf_sipkey_from_bytes(&sk, seed);
+	ddf_key_secret_init(&key, &sk);
 	ddf_key_spec_default(&spec);
 	out = fopen(argv[optind], "wb");
 	if (!out)

@@ -587,6 +587,7 @@ int cmd_advise(int argc, char **argv)
 {
 	struct advise a = { 0 };
 	uint8_t seed[DDF_SEED_LEN];
+	struct ddf_sipkey sk;
 	char window[64];
 	int err = -1;
 
@@ -600,7 +601,8 @@ int cmd_advise(int argc, char **argv)
 		ddfctl_err("advise: no random seed: %s", strerror(errno));
 		goto out;
 	}
-	ddf_sipkey_from_bytes(&a.key, seed);
+	ddf_sipkey_from_bytes(&sk, seed);
+	ddf_key_secret_init(&a.key, &sk);
 	if (pass1(&a))
 		goto out;
 	if (!a.records) {

@@ -52,7 +52,7 @@ struct advise {
 	uint64_t max_records; /* -c; 0: all */
 	const char *log_path; /* -l */
 	bool netdev; /* every FILE is Ethernet */
-	struct ddf_sipkey key;
+	struct ddf_key_secret key;
 	struct ddf_key_spec spec[NMASKS], loose;
 	/* first pass */
 	uint64_t records, packets, cand, distinct;

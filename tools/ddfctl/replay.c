@@ -116,7 +116,7 @@ struct replay {
 	unsigned int nin;
 	const char *kept_path, *dropped_path, *log_path;
 	struct ddf_rule_spec rule;
-	struct ddf_sipkey key;
+	struct ddf_key_secret key; /* from the seed, as the module's */
 	struct ddf_params params; /* as the kernel gets them */
 	uint64_t mem_bytes;
 	void *mem;
@@ -166,7 +166,7 @@ static int replay_filter(struct replay *rp, uint64_t now)
 	t = ddf_filter_type_by_kind(p->kind == DDF_KIND_QUEUE ? p->inner_kind :
 								p->kind);
 	if (t && (t->flags & DDF_TF_RANDOM))
-		p->rng_seed = ddf_siphash13_64(&rp->key, "rng_seed", 8);
+		p->rng_seed = ddf_siphash13_64(&rp->key.sip, "rng_seed", 8);
 	err = ddf_params_resolve(p, &why);
 	if (err)
 		return ddfctl_err("replay: the filter: %s",
@@ -674,6 +674,7 @@ static int replay_close(struct replay *rp, int err)
 int cmd_replay(int argc, char **argv)
 {
 	struct replay rp = { 0 };
+	struct ddf_sipkey sk;
 	int err;
 
 	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "help"))) {
@@ -688,7 +689,7 @@ int cmd_replay(int argc, char **argv)
 		rp.rule.key.l4proto = rp.rule.l4proto;
 	}
 	if (rp.rule.has_seed) {
-		ddf_sipkey_from_bytes(&rp.key, rp.rule.seed);
+		ddf_sipkey_from_bytes(&sk, rp.rule.seed);
 	} else {
 		uint8_t seed[DDF_SEED_LEN];
 
@@ -696,8 +697,9 @@ int cmd_replay(int argc, char **argv)
 			return replay_close(
 				&rp, ddfctl_err("replay: no random seed: %s",
 						strerror(errno)));
-		ddf_sipkey_from_bytes(&rp.key, seed);
+		ddf_sipkey_from_bytes(&sk, seed);
 	}
+	ddf_key_secret_init(&rp.key, &sk);
 	rp.fc = calloc(rp.nin, sizeof(*rp.fc));
 	if (!rp.fc)
 		return replay_close(&rp, ddfctl_err("replay: no memory"));

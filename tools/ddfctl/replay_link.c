@@ -110,7 +110,7 @@ bool replay_record_l3(int dlt, const uint8_t *d, uint32_t n, uint32_t *l3,
 
 enum replay_key_result replay_key(const struct ddf_key_spec *spec,
 				  bool netdev, uint8_t alg,
-				  const struct ddf_sipkey *key, int dlt,
+				  const struct ddf_key_secret *key, int dlt,
 				  const uint8_t *d, uint32_t caplen,
 				  struct ddf_hash *hash, struct ddf_key_info *ki)
 {

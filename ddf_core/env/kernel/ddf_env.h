@@ -37,6 +37,12 @@ static inline u64 ddf_mod64(u64 a, u64 b)
 	return rem;
 }
 
+/* a 128-bit integer for NH's products (ddf_nh.h), where the arch has it */
+#ifdef CONFIG_ARCH_SUPPORTS_INT128
+#define DDF_HAVE_INT128 1
+#define ddf_u128 __uint128_t /* a name, as ddf_aword below */
+#endif
+
 static inline u64 ddf_mulhi64(u64 a, u64 b)
 {
 	return mul_u64_u64_shr(a, b, 64);

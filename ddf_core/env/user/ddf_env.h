@@ -42,10 +42,23 @@ static inline uint64_t ddf_mod64(uint64_t a, uint64_t b)
 	return a % b;
 }
 
+/* a 128-bit integer for NH's products (ddf_nh.h), where the compiler has it */
+#ifdef __SIZEOF_INT128__
+#define DDF_HAVE_INT128 1
+typedef unsigned __int128 ddf_u128;
+#endif
+
 /* high 64 bits of a 64x64 product */
 static inline uint64_t ddf_mulhi64(uint64_t a, uint64_t b)
 {
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#ifdef DDF_HAVE_INT128
+	return (uint64_t)(((ddf_u128)a * b) >> 64);
+#else
+	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+	uint64_t mid = (al * bl >> 32) + (uint32_t)(al * bh) + (uint32_t)(ah * bl);
+
+	return ah * bh + (al * bh >> 32) + (ah * bl >> 32) + (mid >> 32);
+#endif
 }
 
 /* A 64-bit word shared between CPUs. */

@@ -6,6 +6,7 @@
  * base packet, a spec, a few byte changes, and whether the two keys match.
  */
 #include "ddf_test.h"
+#include "ddf_test_nh_ref.h"
 #include "ddf_key.h"
 
 #define TK_CAP 2048u
@@ -216,8 +217,16 @@ static const void *tk_read(void *ctx, uint32_t off, uint32_t len, void *buf)
 	return buf;
 }
 
-static const struct ddf_sipkey tk_key = { 0x0706050403020100ull,
-					  0x0f0e0d0c0b0a0908ull };
+static const struct ddf_sipkey tk_sipkey = { 0x0706050403020100ull,
+					     0x0f0e0d0c0b0a0908ull };
+static struct ddf_key_secret tk_secret; /* from tk_sipkey: tk_key() */
+
+static const struct ddf_key_secret *tk_key(void)
+{
+	if (!tk_secret.nh.k[0])
+		ddf_key_secret_init(&tk_secret, &tk_sipkey);
+	return &tk_secret;
+}
 
 static uint64_t tk_sum(const uint8_t *b, uint32_t n)
 {
@@ -244,9 +253,9 @@ static int tk_hash(ddf_test_t *t, const struct ddf_key_spec *spec,
 	int ret, ret2;
 
 	*h = (struct ddf_hash){ 0, 0 };
-	ret = ddf_key_hash(spec, tk_read, &r, l3len, &tk_key, DDF_HASH_SIP13, h,
+	ret = ddf_key_hash(spec, tk_read, &r, l3len, tk_key(), DDF_HASH_SIP13, h,
 			   ki);
-	ret2 = ddf_key_hash(spec, tk_read, &rc, l3len, &tk_key, DDF_HASH_SIP13,
+	ret2 = ddf_key_hash(spec, tk_read, &rc, l3len, tk_key(), DDF_HASH_SIP13,
 			    &h2, NULL);
 	DDF_EXPECT_MSG(t, r.bad == 0 && rc.bad == 0,
 		       "%s: %u reads outside the packet", desc, r.bad + rc.bad);
@@ -728,18 +737,21 @@ DDF_TEST(ddf_key_bad_specs)
 
 /* ---- the byte strings of ddf_key.h, byte for byte ---- */
 
-static void tk_expect_string(ddf_test_t *t, const struct ddf_key_spec *spec,
+static bool tk_expect_string(ddf_test_t *t, const struct ddf_key_spec *spec,
 			     const uint8_t *pkt, uint32_t len,
 			     const uint8_t *want, uint32_t wlen,
 			     const char *desc)
 {
-	struct ddf_hash got, exp;
+	struct ddf_hash got, exp = { 0, 0 };
 	int r = tk_hash(t, spec, pkt, len, &got, NULL, desc);
+	uint8_t *e = ddf_test_alloc(t, wlen + 16);
 
-	ddf_hash_key(&exp, DDF_HASH_SIP13, &tk_key, want, wlen);
+	if (e)
+		nhref_key_hash(want, wlen, tk_key(), DDF_HASH_SIP13, e, &exp);
 	DDF_EXPECT_MSG(
 		t, r == DDF_KEY_HASHED && got.h1 == exp.h1 && got.h2 == exp.h2,
 		"%s: not the documented byte string", desc);
+	return got.h1 == exp.h1 && got.h2 == exp.h2;
 }
 
 DDF_TEST(ddf_key_encoding)
@@ -859,6 +871,129 @@ DDF_TEST(ddf_key_encoding)
 	for (int i = 0; i < 6; i++)
 		w[n++] = 0; /* proto sport ipid tcpseq payload, trailer */
 	tk_expect_string(t, &s, p, len, w, n, "v6 walk cut short");
+}
+
+/*
+ * 'P', the first n bytes of p with the bytes at z[0 .. nz) zeroed, len:
+ * the packet form's string, into w; its length.
+ */
+static uint32_t tk_pstring(uint8_t *w, const uint8_t *p, uint32_t len,
+			   uint32_t n, const uint32_t *z, uint32_t nz)
+{
+	w[0] = 'P';
+	memcpy(w + 1, p, n);
+	for (uint32_t i = 0; i < nz; i++)
+		if (z[i] < n)
+			w[1 + z[i]] = 0;
+	tk_put32(w + 1 + n, len);
+	return n + 5;
+}
+
+/*
+ * Long keys (ddf_key.h): their regions, around every threshold, against
+ * the reference (ddf_test_nh_ref.h), which finds the region in the string.
+ */
+DDF_TEST(ddf_key_long)
+{
+	/* payload lengths: the region's edge, chunks' and their words' */
+	static const int32_t at[] = { -17, -16, -15, -9, -8, -7, -1, 0, 1,
+				      7, 8, 9, 15, 16, 17 };
+	static const uint32_t edge[] = { DDF_KEY_HEAD + DDF_KEY_NH_OVER,
+					 DDF_KEY_HEAD + DDF_NH_CHUNK };
+	static const uint32_t pays[] = { 0, 1, 15, 16, 17, 63, 64, 65, 66,
+					 200, DDF_NH_CHUNK - 1, DDF_NH_CHUNK,
+					 DDF_NH_CHUNK + 1, 1397 };
+	uint8_t *p = ddf_test_alloc(t, TK_CAP);
+	uint8_t *w = ddf_test_alloc(t, TK_CAP);
+	struct tk_pkt d;
+	struct ddf_key_spec s;
+	struct tk_out o;
+	uint32_t len, n, z[8];
+
+	DDF_ASSERT(t, p && w);
+	/* packets of every length around the region's start and chunks */
+	for (uint32_t i = 0; i < DDF_ARRAY_SIZE(at) * DDF_ARRAY_SIZE(edge);
+	     i++) {
+		for (int v6 = 0; v6 < 2; v6++) {
+			uint32_t hl = v6 ? 40 + 8 : 20 + 20;
+			uint32_t pl = edge[i / DDF_ARRAY_SIZE(at)] - hl +
+				      (uint32_t)at[i % DDF_ARRAY_SIZE(at)];
+
+			d = v6 ? (struct tk_pkt)V6N(TK_UDP, pl) :
+				 (struct tk_pkt)V4N(TK_TCP, pl);
+			len = tk_build(p, &d, &o);
+			ddf_key_spec_default(&s);
+			s.ignore |= DDF_KI_L4CSUM;
+			z[0] = v6 ? 7 : 8;
+			z[1] = 10;
+			z[2] = 11;
+			z[3] = o.l4off + (v6 ? 6 : 16);
+			z[4] = z[3] + 1;
+			n = v6 ? tk_pstring(w, p, len, len, z + 3, 2) :
+				 tk_pstring(w, p, len, len, z, 5);
+			if (v6)
+				w[1 + 7] = 0;
+			if (!tk_expect_string(t, &s, p, len, w, n, "packet"))
+				DDF_LOG(t, "IPv%d, %u bytes", v6 ? 6 : 4, len);
+		}
+	}
+	/* the packet's bytes around the region's edge, cut by max bytes */
+	for (uint32_t mb = DDF_KEY_HEAD + DDF_KEY_NH_OVER - 8;
+	     mb <= DDF_KEY_HEAD + DDF_KEY_NH_OVER + 8; mb++) {
+		d = (struct tk_pkt)V4N(TK_UDP, 300);
+		len = tk_build(p, &d, &o);
+		ddf_key_spec_default(&s);
+		s.max_bytes = mb;
+		z[0] = 8;
+		z[1] = 10;
+		z[2] = 11;
+		n = tk_pstring(w, p, len, mb, z, 3);
+		if (!tk_expect_string(t, &s, p, len, w, n, "max bytes"))
+			DDF_LOG(t, "max bytes %u", mb);
+	}
+	/* an L4 checksum behind the head, zeroed in the region */
+	d = (struct tk_pkt)V6(TK_TCP, V6CHAIN);
+	d.paylen = 900;
+	len = tk_build(p, &d, &o);
+	ddf_key_spec_default(&s);
+	s.ignore = DDF_KI_TTL | DDF_KI_L4CSUM;
+	z[0] = 7;
+	z[1] = o.l4off + 16;
+	z[2] = o.l4off + 17;
+	DDF_EXPECT(t, z[1] > DDF_KEY_HEAD);
+	n = tk_pstring(w, p, len, len, z, 3);
+	tk_expect_string(t, &s, p, len, w, n, "v6 chain, l4csum in the region");
+
+	/* the field form's payload: 64 bytes as they are, 65 and more not */
+	d = (struct tk_pkt)V4N(TK_UDP, 1400);
+	len = tk_build(p, &d, &o);
+	for (uint32_t i = 0; i < DDF_ARRAY_SIZE(pays); i++) {
+		uint32_t pl = pays[i] ? pays[i] : 2000; /* 0: beyond the end */
+
+		ddf_key_spec_default(&s);
+		s.form = DDF_KEY_FIELDS;
+		s.fields = DDF_KF_SPORT | DDF_KF_PAYLOAD;
+		s.payload_off = 3;
+		s.payload_len = (uint16_t)pl;
+		if (pl > 1397)
+			pl = 1397; /* what the packet has */
+		n = 0;
+		w[n++] = 'F';
+		w[n++] = 4;
+		tk_put32(w + n, s.fields);
+		n += 4;
+		w[n++] = 1;
+		tk_put16(w + n, 5353);
+		n += 2;
+		w[n++] = 1;
+		tk_put16(w + n, pl);
+		n += 2;
+		memcpy(w + n, p + o.payoff + 3, pl);
+		n += pl;
+		w[n++] = 0;
+		if (!tk_expect_string(t, &s, p, len, w, n, "payload"))
+			DDF_LOG(t, "payload 3:%u", s.payload_len);
+	}
 }
 
 /* ---- what the parser reports ---- */
@@ -1273,12 +1408,12 @@ DDF_TEST(ddf_key_families)
 
 		DDF_EXPECT_EQ(t,
 			      ddf_key_hash(&s, ddf_key_read_flat, &f, l4,
-					   &tk_key, DDF_HASH_SIP24, &h2, NULL),
+					   tk_key(), DDF_HASH_SIP24, &h2, NULL),
 			      DDF_KEY_HASHED);
 		DDF_EXPECT(t, h1.h1 != h2.h1);
 		DDF_EXPECT_EQ(t,
 			      ddf_key_hash(&s, ddf_key_read_flat, &f, l4,
-					   &tk_key, DDF_HASH_SIP13, &h2, NULL),
+					   tk_key(), DDF_HASH_SIP13, &h2, NULL),
 			      DDF_KEY_HASHED);
 		DDF_EXPECT(t, h1.h1 == h2.h1 && h1.h2 == h2.h2);
 	}
@@ -1344,7 +1479,7 @@ DDF_TEST(ddf_key_every_cut)
 				tk_hash(t, &s, p, cut, &h, NULL, "every cut");
 				/* fail the k-th read for some k */
 				res = ddf_key_hash(&s, tk_read_fail, &fr, cut,
-						   &tk_key, DDF_HASH_SIP13, &h,
+						   tk_key(), DDF_HASH_SIP13, &h,
 						   NULL);
 				if (fr.calls > fr.fail_at) {
 					failing++;
@@ -1474,6 +1609,7 @@ static ddf_case_t ddf_key_cases[] = {
 	DDF_CASE(ddf_key_packet_cases),
 	DDF_CASE(ddf_key_field_cases),
 	DDF_CASE(ddf_key_encoding),
+	DDF_CASE(ddf_key_long),
 	DDF_CASE(ddf_key_v6_chain),
 	DDF_CASE(ddf_key_fragments),
 	DDF_CASE(ddf_key_truncated),

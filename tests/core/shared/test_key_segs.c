@@ -22,8 +22,16 @@
 /* the packet, its pieces with their junk, the buffer */
 #define TS_SMALL_ALLOC (2 * TS_SMALL + TS_MAXSEG * TS_JUNK + TS_BUF)
 
-static const struct ddf_sipkey ts_key = { 0x0123456789abcdefull,
-					  0xfedcba9876543210ull };
+static const struct ddf_sipkey ts_sipkey = { 0x0123456789abcdefull,
+					     0xfedcba9876543210ull };
+static struct ddf_key_secret ts_secret; /* from ts_sipkey: ts_key() */
+
+static const struct ddf_key_secret *ts_key(void)
+{
+	if (!ts_secret.nh.k[0])
+		ddf_key_secret_init(&ts_secret, &ts_sipkey);
+	return &ts_secret;
+}
 
 struct ts_pkt {
 	const uint8_t *piece[TS_MAXSEG];
@@ -379,7 +387,7 @@ static int ts_hash(const struct ddf_key_spec *s, ddf_key_read_t read,
 
 	*h = (struct ddf_hash){ 0, 0 };
 	memset(ki, 0x5a, sizeof(*ki));
-	return ddf_key_hash_link(s, &ether, read, ctx, len, &ts_key,
+	return ddf_key_hash_link(s, &ether, read, ctx, len, ts_key(),
 				 DDF_HASH_SIP13, h, ki);
 }
 

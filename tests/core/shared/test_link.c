@@ -8,12 +8,32 @@
  * Every read is checked against the frame's length, at every cut.
  */
 #include "ddf_test.h"
+#include "ddf_test_nh_ref.h"
 #include "ddf_key.h"
 
 #define TL_CAP 512u
 
-static const struct ddf_sipkey tl_key = { 0x0011223344556677ull,
-					  0x8899aabbccddeeffull };
+static const struct ddf_sipkey tl_sipkey = { 0x0011223344556677ull,
+					     0x8899aabbccddeeffull };
+static struct ddf_key_secret tl_secret; /* from tl_sipkey: tl_key() */
+
+static const struct ddf_key_secret *tl_key(void)
+{
+	if (!tl_secret.nh.k[0])
+		ddf_key_secret_init(&tl_secret, &tl_sipkey);
+	return &tl_secret;
+}
+
+/* The hash of the key string w[0, n), as defined (ddf_test_nh_ref.h). */
+static void tl_ref(ddf_test_t *t, struct ddf_hash *h, const uint8_t *w,
+		   uint32_t n)
+{
+	uint8_t *e = ddf_test_alloc(t, n + 16);
+
+	*h = (struct ddf_hash){ 0, 0 };
+	if (e)
+		nhref_key_hash(w, n, tl_key(), DDF_HASH_SIP13, e, h);
+}
 
 static void tl_put16(uint8_t *p, uint32_t v)
 {
@@ -145,7 +165,7 @@ static int tl_hash(ddf_test_t *t, const struct ddf_key_spec *s,
 	int ret;
 
 	*h = (struct ddf_hash){ 0, 0 };
-	ret = ddf_key_hash_link(s, lk, tl_read, &r, n, &tl_key, DDF_HASH_SIP13,
+	ret = ddf_key_hash_link(s, lk, tl_read, &r, n, tl_key(), DDF_HASH_SIP13,
 				h, ki ? ki : &k);
 	DDF_EXPECT_MSG(t, r.bad == 0, "%s: %u reads outside the frame", desc,
 		       r.bad);
@@ -209,7 +229,7 @@ DDF_TEST(ddf_link_plain_and_tagged)
 	DDF_EXPECT_EQ(t, ki.l3off, 14);
 	DDF_EXPECT_EQ(t, ki.vlans, 0);
 	r = (struct tl_reader){ ip, ipn, 0 };
-	DDF_EXPECT_EQ(t, ddf_key_hash(&s, tl_read, &r, ipn, &tl_key,
+	DDF_EXPECT_EQ(t, ddf_key_hash(&s, tl_read, &r, ipn, tl_key(),
 				      DDF_HASH_SIP13, &h2, NULL),
 		      DDF_KEY_HASHED);
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2),
@@ -232,7 +252,7 @@ DDF_TEST(ddf_link_plain_and_tagged)
 	w[5 + 10] = 0; /* header checksum */
 	w[5 + 11] = 0;
 	tl_put32(w + 5 + ipn, ipn);
-	ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, 9 + ipn);
+	tl_ref(t, &h2, w, 9 + ipn);
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2), "the VLAN prefix 'Q' 1 VID");
 
 	/*
@@ -269,7 +289,7 @@ DDF_TEST(ddf_link_plain_and_tagged)
 		memcpy(w + k, g + 18 + 28, plen);
 		k += plen;
 		w[k++] = 0; /* not a later fragment */
-		ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, k);
+		tl_ref(t, &h2, w, k);
 		DDF_EXPECT_MSG(t, tl_same(&h1, &h2),
 			       "'Q' 1 VID, then the field string, payload %u",
 			       plen);
@@ -387,7 +407,7 @@ DDF_TEST(ddf_link_frames)
 	w[0] = 'R';
 	memcpy(w + 1, f, n);
 	tl_put32(w + 1 + n, n);
-	ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, 5 + n);
+	tl_ref(t, &h2, w, 5 + n);
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2), "a non-IP frame: 'R' string");
 	/* ignore mac: two senders' ARP frames match */
 	memcpy(g, f, n);
@@ -418,7 +438,7 @@ DDF_TEST(ddf_link_frames)
 	w[0] = 'R';
 	memcpy(w + 1, f, n);
 	tl_put32(w + 1 + n, n);
-	ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, 5 + n);
+	tl_ref(t, &h2, w, 5 + n);
 	tl_hash(t, &s, &lk, g, m, &h1, NULL, "frame, taken-out tag");
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2), "frame form: the wire's bytes");
 	/* another TTL is another frame */
@@ -434,7 +454,7 @@ DDF_TEST(ddf_link_frames)
 	w[0] = 'R';
 	memcpy(w + 1, g, m);
 	tl_put32(w + 1 + m, m);
-	ddf_hash_key(&h2, DDF_HASH_SIP13, &tl_key, w, 5 + m);
+	tl_ref(t, &h2, w, 5 + m);
 	DDF_EXPECT_MSG(t, tl_same(&h1, &h2), "ignore vlan: untagged bytes");
 	s.ignore |= DDF_KI_MAC;
 	memcpy(w, g, m);
@@ -700,10 +720,64 @@ DDF_TEST(ddf_link_tunnels)
 	DDF_EXPECT_EQ(t, ki.len, na - 14);
 }
 
+/*
+ * Long frames in the frame form ("Long keys"): the region starts behind
+ * the string's first 63 bytes, which hold the MACs, the tag put back (or
+ * not, with ignore vlan) and the frame's next bytes; every length around
+ * the region's edge and a chunk's, tagged in the frame, tag taken out.
+ */
+DDF_TEST(ddf_link_frames_long)
+{
+	static const uint32_t pays[] = { 60, 80, 81, 82, 83, 84, 85, 86, 100,
+					 450, 470, 471, 472, 473, 474, 475 };
+	uint8_t *f = ddf_test_alloc(t, 2 * TL_CAP);
+	uint8_t *w = ddf_test_alloc(t, 2 * TL_CAP);
+	struct ddf_key_link lk = { DDF_LINK_ETHER, 0x8100, 0x300a };
+	struct ddf_hash h1, h2;
+	struct ddf_key_spec s;
+	uint32_t n, k, sn;
+
+	DDF_ASSERT(t, f && w);
+	for (uint32_t i = 0; i < DDF_ARRAY_SIZE(pays); i++) {
+		for (int v = 0; v < 8; v++) {
+			bool inframe = v & 1, out = v & 2, igvlan = v & 4;
+
+			tl_spec(&s, 0, igvlan ? DDF_KI_VLAN : 0);
+			s.form = DDF_KEY_FRAME;
+			s.ignore = igvlan ? DDF_KI_VLAN : 0;
+			n = tl_eth(f, 0, 3, inframe ? 0x8100 : 0x0800);
+			if (inframe)
+				n = tl_tag(f, n, 0x0123, 0x0800);
+			n = tl_ip4udp(f, n, 64, 7, 9, pays[i], (uint8_t)v);
+			/* the string: MACs, the tags the key keeps, the rest */
+			k = 0;
+			w[k++] = 'R';
+			memcpy(w + k, f, 12);
+			k += 12;
+			if (out && !igvlan) {
+				tl_put16(w + k, 0x8100);
+				tl_put16(w + k + 2, 0x300a);
+				k += 4;
+			}
+			sn = inframe && igvlan ? 16 : 12;
+			memcpy(w + k, f + sn, n - sn);
+			k += n - sn;
+			tl_put32(w + k, k - 1);
+			tl_ref(t, &h2, w, k + 4);
+			tl_hash(t, &s, out ? &lk : &tl_ether, f, n, &h1, NULL,
+				"a long frame");
+			DDF_EXPECT_MSG(t, tl_same(&h1, &h2),
+				       "frame of %u bytes, variant %d: not the string's hash",
+				       n, v);
+		}
+	}
+}
+
 static ddf_case_t ddf_link_cases[] = {
 	DDF_CASE(ddf_link_plain_and_tagged),
 	DDF_CASE(ddf_link_qinq_mpls),
 	DDF_CASE(ddf_link_frames),
+	DDF_CASE(ddf_link_frames_long),
 	DDF_CASE(ddf_link_tunnels),
 	DDF_CASES_END
 };

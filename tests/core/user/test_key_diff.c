@@ -31,8 +31,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "ddf_test.h"
+#include "ddf_test_nh_ref.h"
 #include "ddf_key_priv.h"
 #include "ddf_key_segs.h"
+#include "key_string.h"
 
 #define KD_CAP 4096u
 #define KD_FRAMES 1000000ull
@@ -61,6 +63,7 @@ struct kd_case {
 
 struct kd_stats {
 	uint64_t cases, fast, fast_res[5], fast_kind[2][2][2], reader;
+	uint64_t refs, regions; /* held against the definition, with one */
 	uint64_t pieces; /* of reader, through reader 3 */
 	uint64_t gen_res[5], gen_flags[16], gen_vlans, gen_decaps, gen_ext;
 };
@@ -68,8 +71,9 @@ struct kd_stats {
 struct kd_run {
 	ddf_test_t *t;
 	uint64_t rng, seed;
-	struct ddf_sipkey key;
+	struct ddf_key_secret key;
 	struct kd_stats st;
+	uint8_t *str, *e; /* the key's string, the reference's room */
 	bool failed;
 };
 
@@ -429,55 +433,6 @@ static uint32_t kd_ip(uint8_t *b, uint32_t room, const struct kd_pkt *pk,
 	return off;
 }
 
-/* The ones' complement sum of n bytes, added to s (RFC 1071). */
-static uint32_t kd_sum(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	for (uint32_t i = 0; i < n; i += 2)
-		s += (uint32_t)p[i] << 8 | (i + 1 < n ? p[i + 1] : 0);
-	return s;
-}
-
-/*
- * Give the TCP or UDP packet at ip (IPv4 with any IHL, IPv6 with no
- * extension header) the L4 checksum that verifies, written here the
- * textbook way, so that keys which look at whether it does (the flat
- * key's experiment, ddf_key_priv.h) meet both kinds.
- */
-static void kd_fix_csum(uint8_t *ip, uint32_t room)
-{
-	uint32_t hl, tot, l4len, s, at;
-	uint8_t proto;
-
-	if (room < 40)
-		return;
-	if (ip[0] >> 4 == 4) {
-		hl = (ip[0] & 0x0f) * 4u;
-		tot = (uint32_t)ip[2] << 8 | ip[3];
-		proto = ip[9];
-		s = kd_sum(ip + 12, 8, 0);
-	} else if (ip[0] >> 4 == 6) {
-		hl = 40;
-		tot = 40 + ((uint32_t)ip[4] << 8 | ip[5]);
-		proto = ip[6];
-		s = kd_sum(ip + 8, 32, 0);
-	} else {
-		return;
-	}
-	if (hl < 20 || tot > room || tot < hl + 20 || (proto != 6 && proto != 17))
-		return;
-	at = hl + (proto == 6 ? 16 : 6);
-	l4len = tot - hl;
-	ip[at] = 0;
-	ip[at + 1] = 0;
-	s = kd_sum(ip + hl, l4len, s + proto + (l4len >> 16) + (l4len & 0xffff));
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	s = ~s & 0xffff;
-	if (proto == 17 && !s)
-		s = 0xffff;
-	kd_put16(ip + at, s);
-}
-
 /* An Ethernet header of type at b; its length (14). */
 static uint32_t kd_ether(uint8_t *b, uint32_t room, uint16_t type,
 			 uint64_t *rng)
@@ -572,8 +527,6 @@ static void kd_frame(struct kd_case *c, uint64_t *rng)
 
 	kd_pkt_rand(&pk, rng, 0);
 	stated = kd_ip(c->b + at, KD_CAP - at - 64, &pk, rng);
-	if (kd_chance(rng, 40))
-		kd_fix_csum(c->b + at, stated);
 	start = kd_link(c, pk.ver, rng, at);
 	len = at - start + stated;
 	memmove(c->b, c->b + start, len);
@@ -722,6 +675,43 @@ static bool kd_same(int ra, const struct ddf_hash *ha,
 }
 
 #define KD_POISON 0xa5
+#define KD_STR (2 * KD_CAP + 64) /* room for a key's string */
+
+/*
+ * The general walk's hash against the definition: the key's string as
+ * the walk builds it (key_string.c), hashed by the reference
+ * (ddf_test_nh_ref.h), its region's chunks by the plain NH.
+ */
+static bool kd_reference(struct kd_run *run, const struct kd_case *c,
+			 const struct ddf_key_link *lk, int rg,
+			 const struct ddf_hash *hg,
+			 const struct ddf_key_info *kg)
+{
+	struct ddf_key_info ks;
+	struct ddf_hash hr = { 0, 0 };
+	uint32_t n, at, rn;
+	int rs;
+
+	rs = key_string(&c->s, lk, c->b, c->len, run->str, KD_STR, &n, &ks);
+	if (rs != rg || memcmp(&ks, kg, sizeof(ks))) {
+		kd_fail(run, c, "the walk that writes the string differs", rg,
+			hg, kg, rs, &hr, &ks, "string");
+		return false;
+	}
+	if (rg != DDF_KEY_HASHED)
+		return true;
+	run->st.refs++;
+	run->st.regions += nhref_region(run->str, n, &at, &rn);
+	nhref_key_hash(run->str, n, &run->key, c->hashfn, run->e, &hr);
+	if (hr.h1 != hg->h1 || hr.h2 != hg->h2) {
+		kd_fail(run, c, "the general walk's hash is not the definition's",
+			rg, hg, kg, rs, &hr, &ks, "definition");
+		printf("    #   the key's string, %u bytes:\n", n);
+		kd_hex(run->str, n);
+		return false;
+	}
+	return true;
+}
 
 /*
  * Drive c through the general walk, the fast path and the entry point:
@@ -745,6 +735,8 @@ static bool kd_check(struct kd_run *run, struct kd_case *c)
 			&hg, &kg, rg, &hg, &kg, "-");
 		return false;
 	}
+	if (!kd_reference(run, c, lk, rg, &hg, &kg))
+		return false;
 	run->st.gen_res[rg]++;
 	for (int i = 0; i < 16; i++)
 		run->st.gen_flags[i] += kg.flags >> i & 1;
@@ -847,8 +839,6 @@ static void kd_common(struct kd_case *c, uint64_t *rng, bool ether, uint8_t ver,
 		n = kd_ether(c->b, KD_CAP, ver == 4 ? 0x0800 : 0x86dd, rng);
 	}
 	c->len = n + kd_ip(c->b + n, KD_CAP - n - 64, &pk, rng);
-	if (kd_chance(rng, 50))
-		kd_fix_csum(c->b + n, c->len - n);
 	kd_behind(c->b, c->len, rng);
 }
 
@@ -1034,6 +1024,85 @@ static void kd_chunks(struct kd_run *run, struct kd_case *c)
 	}
 }
 
+/*
+ * Every length around the regions' edges (ddf_key.h, "Long keys"): the
+ * packet and frame forms' bytes at the region's threshold and at the
+ * head and k whole chunks, the field form's payload at the threshold and
+ * at k chunks, each 3 bytes either side, as far as a frame here goes;
+ * flat, through the callback (in place and copying) and in pieces.
+ */
+static void kd_lengths(struct kd_run *run, struct kd_case *c)
+{
+	for (uint32_t k = 0; k < 8 && !run->failed; k++) {
+		bool ether = k & 1;
+		uint8_t ver = k & 2 ? 6 : 4, proto = k & 4 ? 6 : 17;
+		uint32_t hdr = (ver == 4 ? 20u : 40u) + (proto == 6 ? 20u : 8u);
+		uint32_t l2 = ether ? 14 : 0;
+
+		for (uint32_t e = 0; !run->failed; e++) {
+			uint32_t edge = e ? DDF_KEY_HEAD + e * DDF_NH_CHUNK :
+					    DDF_KEY_HEAD + DDF_KEY_NH_OVER;
+
+			if (edge + 200 > KD_CAP)
+				break;
+
+			for (int d = -3; d <= 3 && !run->failed; d++) {
+				for (int form = 0; form < 3 && !run->failed;
+				     form++) {
+					uint32_t want = edge + d, pay = 3600;
+
+					if (form == 0)
+						pay = want - hdr;
+					else if (form == 1)
+						pay = want - hdr - l2;
+					kd_common(c, &run->rng, ether, ver,
+						  proto, pay);
+					if (ether && form == 1 &&
+					    kd_chance(&run->rng, 50)) {
+						c->lk.vlan_proto = 0x8100;
+						c->lk.vlan_tci = (uint16_t)d;
+					}
+					ddf_key_spec_default(&c->s);
+					c->s.max_bytes = DDF_KEY_MAX_BYTES_MAX;
+					if (form == 0) {
+						c->s.ignore = kd_below(&run->rng,
+							__DDF_KI_ALL + 1);
+					} else if (form == 1) {
+						c->s.form = DDF_KEY_FRAME;
+						c->s.ignore =
+							kd_below(&run->rng, 4)
+							<< 7;
+					} else {
+						c->s.form = DDF_KEY_FIELDS;
+						c->s.fields = DDF_KF_SPORT |
+							      DDF_KF_PAYLOAD;
+						c->s.payload_off = (uint16_t)
+							kd_below(&run->rng, 9);
+						c->s.payload_len = (uint16_t)
+							(e ? e * DDF_NH_CHUNK + d :
+							     DDF_KEY_NH_OVER + d);
+						if (c->s.payload_off +
+						    c->s.payload_len >
+						    DDF_KEY_PAYLOAD_MAX)
+							continue;
+					}
+					c->what = form == 0 ? "crafted: packet form at a region's edge" :
+						  form == 1 ? "crafted: frame form at a region's edge" :
+							      "crafted: payload at a region's edge";
+					for (int rd = 0; rd < 4 && !run->failed;
+					     rd++) {
+						c->reader = rd;
+						c->hashfn = (uint32_t)(rd & 1);
+						if (rd == 3)
+							kd_rand_cuts(c, &run->rng);
+						kd_check(run, c);
+					}
+				}
+			}
+		}
+	}
+}
+
 /* ---- the test ---- */
 
 static uint64_t kd_env(const char *name, uint64_t dflt)
@@ -1054,7 +1123,9 @@ DDF_TEST(ddf_key_diff_fast_general)
 	DDF_ASSERT(t, run);
 	c.b = malloc(KD_CAP);
 	c.arena = malloc(KD_CAP + (KD_MAXCUTS + 1) * KD_JUNK);
-	DDF_ASSERT(t, c.b && c.arena);
+	run->str = malloc(KD_STR);
+	run->e = malloc(KD_STR + 16);
+	DDF_ASSERT(t, c.b && c.arena && run->str && run->e);
 	clock_gettime(CLOCK_REALTIME, &a);
 	run->t = t;
 	run->seed = kd_env("DDF_KEYDIFF_SEED",
@@ -1062,8 +1133,12 @@ DDF_TEST(ddf_key_diff_fast_general)
 				   (uint64_t)a.tv_nsec ^ (uint64_t)getpid() << 32);
 	frames = kd_env("DDF_KEYDIFF_FRAMES", KD_FRAMES);
 	run->rng = run->seed;
-	run->key.k0 = ddf_test_rand(&run->rng);
-	run->key.k1 = ddf_test_rand(&run->rng);
+	{
+		struct ddf_sipkey sk = { ddf_test_rand(&run->rng),
+					 ddf_test_rand(&run->rng) };
+
+		ddf_key_secret_init(&run->key, &sk);
+	}
 	st = &run->st;
 	DDF_LOG(t, "seed %llu (DDF_KEYDIFF_SEED=%llu to repeat), %llu frames",
 		(unsigned long long)run->seed, (unsigned long long)run->seed,
@@ -1073,6 +1148,7 @@ DDF_TEST(ddf_key_diff_fast_general)
 	kd_masks(run, &c);
 	kd_cuts(run, &c);
 	kd_chunks(run, &c);
+	kd_lengths(run, &c);
 	crafted = st->cases;
 	c.what = "generated";
 	while (!run->failed && st->cases < frames) {
@@ -1095,6 +1171,9 @@ DDF_TEST(ddf_key_diff_fast_general)
 		(unsigned long long)st->fast_res[DDF_KEY_SKIPPED],
 		(unsigned long long)st->reader,
 		(unsigned long long)st->pieces);
+	DDF_LOG(t, "the definition (ddf_test_nh_ref.h) held against the general walk's hash of %llu frames, %llu of them with a region",
+		(unsigned long long)st->refs,
+		(unsigned long long)st->regions);
 	DDF_LOG(t, "general walk: hashed %llu not-ip %llu other-family %llu malformed %llu skipped %llu; frag %llu later %llu truncated %llu badhdr %llu extlimit %llu cut %llu nonip %llu badtunnel %llu; tagged %llu decapsulated %llu with extension headers %llu",
 		(unsigned long long)st->gen_res[0],
 		(unsigned long long)st->gen_res[1],
@@ -1131,9 +1210,13 @@ DDF_TEST(ddf_key_diff_fast_general)
 		DDF_EXPECT(t, st->gen_vlans > 100 && st->gen_decaps > 100);
 		DDF_EXPECT(t, st->gen_ext > 100 && st->reader > 1000);
 		DDF_EXPECT(t, st->pieces > 1000);
+		DDF_EXPECT(t, st->refs == st->gen_res[DDF_KEY_HASHED]);
+		DDF_EXPECT(t, st->regions > st->refs / 20);
 	}
 	free(c.b);
 	free(c.arena);
+	free(run->str);
+	free(run->e);
 	free(run);
 }
 

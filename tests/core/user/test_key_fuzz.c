@@ -14,7 +14,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ddf_test.h"
+#include "ddf_test_nh_ref.h"
 #include "ddf_key.h"
+
+/* the keys the fuzzer hashes under: SipHash keys { 1, 2 } and { 3, 4 } */
+static const struct ddf_key_secret *kf_key12(void)
+{
+	static struct ddf_key_secret ks;
+
+	if (!ks.nh.k[0])
+		ddf_key_secret_init(&ks, &(struct ddf_sipkey){ 1, 2 });
+	return &ks;
+}
+
+static const struct ddf_key_secret *kf_key34(void)
+{
+	static struct ddf_key_secret ks;
+
+	if (!ks.nh.k[0])
+		ddf_key_secret_init(&ks, &(struct ddf_sipkey){ 3, 4 });
+	return &ks;
+}
 
 #define KF_CAP 4096u
 
@@ -227,17 +247,17 @@ static bool kf_one(ddf_test_t *t, const struct ddf_key_spec *s,
 			      (unsigned long long)iter, s->form, cur->why);
 		return false;
 	}
-	r1 = ddf_key_hash(s, kf_read, &r, len, &(struct ddf_sipkey){ 1, 2 },
+	r1 = ddf_key_hash(s, kf_read, &r, len, kf_key12(),
 			  DDF_HASH_SIP13, &h1, &ki);
 	cur = &rc;
-	r2 = ddf_key_hash(s, kf_read, &rc, len, &(struct ddf_sipkey){ 1, 2 },
+	r2 = ddf_key_hash(s, kf_read, &rc, len, kf_key12(),
 			  DDF_HASH_SIP13, &h2, &ki2);
 	st->runs++;
 	if (r1 == r2 && !memcmp(&ki, &ki2, sizeof(ki))) {
 		/* the NULL reader: the flat buffer read in place, no calls */
 		struct ddf_key_flat f = { p, len };
 
-		r2 = ddf_key_hash(s, NULL, &f, len, &(struct ddf_sipkey){ 1, 2 },
+		r2 = ddf_key_hash(s, NULL, &f, len, kf_key12(),
 				  DDF_HASH_SIP13, &h2, &ki2);
 	}
 	if (r1 != r2 || memcmp(&ki, &ki2, sizeof(ki)) ||
@@ -278,19 +298,20 @@ static bool kf_oracle(ddf_test_t *t, const uint8_t *p, uint32_t len, uint8_t *w,
 	struct ddf_key_flat f = { p, len };
 	struct ddf_key_info ki;
 	struct ddf_hash got, exp;
-	struct ddf_sipkey key = { 3, 4 };
+	const struct ddf_key_secret *key = kf_key34();
+	uint8_t *e = w + KF_CAP + 8; /* the reference's room */
 	int r;
 
 	ddf_key_spec_default(&s);
 	s.ignore = 0;
 	s.max_bytes = DDF_KEY_MAX_BYTES_MAX;
-	r = ddf_key_hash(&s, ddf_key_read_flat, &f, len, &key, DDF_HASH_SIP24,
+	r = ddf_key_hash(&s, ddf_key_read_flat, &f, len, key, DDF_HASH_SIP24,
 			 &got, &ki);
 	ddf_key_spec_default(&fs);
 	fs.form = DDF_KEY_FIELDS;
 	fs.fields = __DDF_KF_ALL;
 	fs.payload_len = DDF_KEY_PAYLOAD_MAX;
-	if (ddf_key_hash(&fs, ddf_key_read_flat, &f, len, &key, DDF_HASH_SIP24,
+	if (ddf_key_hash(&fs, ddf_key_read_flat, &f, len, key, DDF_HASH_SIP24,
 			 &exp, NULL) != r)
 		return false;
 	if (r != DDF_KEY_HASHED)
@@ -301,7 +322,7 @@ static bool kf_oracle(ddf_test_t *t, const uint8_t *p, uint32_t len, uint8_t *w,
 	w[2 + ki.len] = (uint8_t)(ki.len >> 16);
 	w[3 + ki.len] = (uint8_t)(ki.len >> 8);
 	w[4 + ki.len] = (uint8_t)ki.len;
-	ddf_hash_key(&exp, DDF_HASH_SIP24, &key, w, ki.len + 5);
+	nhref_key_hash(w, ki.len + 5, key, DDF_HASH_SIP24, e, &exp);
 	st->oracle++;
 	return got.h1 == exp.h1 && got.h2 == exp.h2;
 }
@@ -310,7 +331,7 @@ static bool kf_oracle(ddf_test_t *t, const uint8_t *p, uint32_t len, uint8_t *w,
 
 DDF_TEST(ddf_key_fuzz_random)
 {
-	uint8_t *base = malloc(KF_CAP), *w = malloc(KF_CAP + 8);
+	uint8_t *base = malloc(KF_CAP), *w = malloc(2 * (KF_CAP + 8) + 16);
 	const char *env = getenv("DDF_FUZZ_SEED");
 	uint64_t seed = env ? strtoull(env, NULL, 0) : 0x6b6579;
 	uint64_t rng = seed, iters = KF_ITERS;
