@@ -395,6 +395,40 @@ type|link type LINUX_SLL, interface 0 EN10MB
 snap|snap length 128, interface 0 65535
 LIST
 
+# Test that a pcap file's times are unsigned 32-bit seconds, as the format
+# defines them, in either byte order: one datagram stamped at 2^31 - 2 s
+# and each second after (the odd seconds at .5), across 2038, then at 2^32 - 2 s (2106) and 1 s
+# later, in a file of this machine's byte order (where libpcap sign-
+# extends the seconds) and one of the other order (where it does not),
+# decides new dup dup dup new dup under window 10/3s, none late,
+# record for record the same in both files.
+"$GEN" time "$tmp/t0.pcap" usec >/dev/null
+python3 - "$tmp/t0.pcap" "$tmp/y2038" <<'PY'
+import struct, sys
+src = open(sys.argv[1], "rb").read()
+frame = src[24 + 16:24 + 16 + struct.unpack("<I", src[24 + 8:24 + 12])[0]]
+for order, name in (("<", "le"), (">", "be")):
+    out = struct.pack(order + "IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    for sec in (0x7FFFFFFE, 0x7FFFFFFF, 0x80000000, 0x80000001,
+                0xFFFFFFFE, 0xFFFFFFFF):
+        out += struct.pack(order + "IIII", sec, 500000 if sec & 1 else 0,
+                           len(frame), len(frame)) + frame
+    open(sys.argv[2] + "-" + name + ".pcap", "wb").write(out)
+PY
+for o in le be; do
+	"$CTL" -j replay "$tmp/y2038-$o.pcap" filter exact window 10/3s \
+		$SEED -l "$tmp/y2038-$o.log" >"$tmp/y2038-$o.json"
+done
+if [ "$(awk '{ printf "%s ", $2 }' "$tmp/y2038-le.log")" = \
+	"new duplicate duplicate duplicate new duplicate " ] &&
+	cmp -s "$tmp/y2038-le.log" "$tmp/y2038-be.log" &&
+	grep -q '"late": 0' "$tmp/y2038-le.json" &&
+	grep -q '"late": 0' "$tmp/y2038-be.json"; then
+	ok
+else
+	bad "times past 2038 in either byte order: $(awk '{ printf "%s ", $2 }' "$tmp/y2038-le.log")/ $(awk '{ printf "%s ", $2 }' "$tmp/y2038-be.log")"
+fi
+
 # Test that replay is in --help, answers replay --help, and is in the man page
 "$CTL" --help | grep -q '^  replay  *FILE\.\.\. ' && ok || bad "--help lists replay"
 "$CTL" replay --help >"$tmp/out"

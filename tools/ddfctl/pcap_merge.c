@@ -68,6 +68,28 @@ static struct head heap_pop(struct pcap_merge *m)
 	return top;
 }
 
+/*
+ * A record's time in ns. A pcap file's seconds and fraction are unsigned
+ * 32-bit fields, but libpcap sign-extends them where the file is in the
+ * host's byte order and not where it swaps them: a file stamped past 2038
+ * (or with a fraction past 2^31) would be stamped differently on a little-
+ * and a big-endian host, and replay would decide differently. Taken as the
+ * format defines them. (pcapng's times never come out negative.)
+ */
+static uint64_t rec_ns(const struct pcap_merge_file *f,
+		       const struct pcap_pkthdr *h)
+{
+	uint64_t s = (uint64_t)h->ts.tv_sec, frac = (uint64_t)h->ts.tv_usec;
+
+	if (h->ts.tv_sec < 0)
+		s = (uint32_t)h->ts.tv_sec;
+	if (h->ts.tv_usec < 0) /* in ns: a file's microseconds times 1000 */
+		frac = f->usec ?
+			(uint64_t)(uint32_t)(h->ts.tv_usec / 1000) * 1000 :
+			(uint32_t)h->ts.tv_usec;
+	return s * 1000000000ull + frac;
+}
+
 /* Read file i's next record onto the heap: 0, or -1 after a sentence. */
 static int read_on(struct pcap_merge *m, unsigned int i)
 {
@@ -80,10 +102,7 @@ static int read_on(struct pcap_merge *m, unsigned int i)
 		m->h[i] = h;
 		m->d[i] = d;
 		/* read in ns precision: tv_usec holds nanoseconds */
-		heap_push(m, (struct head){
-				     (uint64_t)h->ts.tv_sec * 1000000000ull +
-					     (uint64_t)h->ts.tv_usec,
-				     i });
+		heap_push(m, (struct head){ rec_ns(f, h), i });
 		return 0;
 	}
 	if (ret == PCAP_ERROR_BREAK)
