@@ -11,11 +11,7 @@
 #
 #   scripts/key-adoption.sh BASE_DDFCTL CANDIDATE_DDFCTL BUILD_DIR
 #
-# The captures: tcpdump's test captures (scripts/fetch-tcpdump-tests.sh
-# --cached; skipped, saying so, when they are not there), every scenario
-# of ddf_pcapgen (the replay tests' captures) and ddf_spangen's sent.pcap
-# of every scenario (the mirror-port tests') and ddf_craft's capture (the
-# adversarial test's), from BUILD_DIR. Ethernet
+# The captures: scripts/captures.bash's, made by BUILD_DIR's tools. Ethernet
 # captures are replayed a second time with family netdev. Prints one line
 # per capture and rule whose decisions differ, then the totals; exits 1
 # when any decision of filter exact differs.
@@ -27,37 +23,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-files=() # the captures, as PATH
-tcpd=$("$root/scripts/fetch-tcpdump-tests.sh" --cached) ||
-	echo "key-adoption: tcpdump's test captures are not there (make tcpdump-tests): skipped"
-if [ -n "$tcpd" ]; then
-	for f in "$tcpd"/*.pcap "$tcpd"/*.pcapng; do
-		[ -f "$f" ] && files+=("$f")
-	done
-fi
-mkdir -p "$tmp/gen"
-for s in mixed vlan nonip time netdev tunnel late link:en10mb link:raw \
-	link:ipv4 link:ipv6 link:sll link:sll2 link:null link:nullbe \
-	link:loop link:ppp ifaces:same ifaces:type ifaces:snap; do
-	f="$tmp/gen/pcapgen-${s/:/-}.pcap"
-	[ "${s%%:*}" != ifaces ] || f=${f%.pcap}.pcapng
-	"$b/ddf_pcapgen" "$s" "$f" >/dev/null && files+=("$f")
-done
-"$b/ddf_pcapgen" ports "$tmp/gen/pcapgen-port1.pcap" \
-	"$tmp/gen/pcapgen-port2.pcap" >/dev/null &&
-	files+=("$tmp/gen/pcapgen-port1.pcap" "$tmp/gen/pcapgen-port2.pcap")
-for s in ttl vlan vxlan encap jumbo; do
-	mkdir -p "$tmp/gen/span-$s"
-	"$b/ddf_spangen" "$s" "$tmp/gen/span-$s" >/dev/null &&
-		cp "$tmp/gen/span-$s/sent.pcap" "$tmp/gen/spangen-$s.pcap" &&
-		files+=("$tmp/gen/spangen-$s.pcap")
-done
-
-# the adversarial test's capture (tests/robust/adversarial.sh)
-[ ! -x "$b/robust/ddf_craft" ] ||
-	"$b/robust/ddf_craft" -s 00112233445566778899aabbccddeeff -w 5000 \
-		-f 1e-2 -n 20000 "$tmp/gen/craft.pcap" >/dev/null &&
-	files+=("$tmp/gen/craft.pcap")
+# the captures, as PATH (scripts/captures.bash)
+. "$root/scripts/captures.bash"
+captures_collect "$tmp" "$b"
 
 # compare RULE WORDS...: every capture replayed by both under the rule;
 # sets differ (decisions that differ) and prints the rule's totals
