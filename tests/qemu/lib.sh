@@ -94,3 +94,31 @@ cache_claim() {
 		exit 0
 	fi
 }
+
+# debian_sources: the Debian bookworm entries of this machine's apt sources,
+# one-line form (what mmdebstrap reads on stdin); fails when there are none.
+debian_sources() {
+	{
+		grep -hE '^deb ' /etc/apt/sources.list \
+			/etc/apt/sources.list.d/*.list 2>/dev/null || true
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -e "$f" ] || continue
+			awk '
+			function flush() {
+				if (types ~ /(^| )deb( |$)/ && uris ~ /debian/)
+					for (s = 1; s <= ns; s++)
+						printf "deb%s %s %s %s\n", signed, uris, suites[s], comps
+				types = uris = comps = signed = ""; ns = 0
+			}
+			/^[ \t]*$/ { flush(); next }
+			/^#/ { next }
+			/^Types:/ { types = substr($0, 8) }
+			/^URIs:/ { uris = $2 }
+			/^Suites:/ { ns = split(substr($0, 9), suites, " ") }
+			/^Components:/ { comps = substr($0, 13) }
+			/^Signed-By:/ { signed = " [signed-by=" $2 "]" }
+			END { flush() }' "$f"
+		done
+	} | grep -E ' (bookworm|bookworm-updates|bookworm-security) ' |
+		sort -u | grep .
+}

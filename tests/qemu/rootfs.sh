@@ -33,32 +33,9 @@ libmnl0 libpcap0.8 libbpf1 libxdp1 libxtables12 libelf1 zlib1g"
 command -v mmdebstrap >/dev/null ||
 	die "rootfs: no mmdebstrap (make setup, scripts/packages-vm.txt)"
 
-# The Debian entries of this machine's apt sources, one-line form.
 sources=$(mktemp)
 trap 'rm -f "$sources"' EXIT
-{
-	grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		2>/dev/null || true
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		awk '
-		function flush() {
-			if (types ~ /(^| )deb( |$)/ && uris ~ /debian/)
-				for (s = 1; s <= ns; s++)
-					printf "deb%s %s %s %s\n", signed, uris, suites[s], comps
-			types = uris = comps = signed = ""; ns = 0
-		}
-		/^[ \t]*$/ { flush(); next }
-		/^#/ { next }
-		/^Types:/ { types = substr($0, 8) }
-		/^URIs:/ { uris = $2 }
-		/^Suites:/ { ns = split(substr($0, 9), suites, " ") }
-		/^Components:/ { comps = substr($0, 13) }
-		/^Signed-By:/ { signed = " [signed-by=" $2 "]" }
-		END { flush() }' "$f"
-	done
-} | grep -E ' (bookworm|bookworm-updates|bookworm-security) ' | sort -u >"$sources"
-[ -s "$sources" ] ||
+debian_sources >"$sources" ||
 	die "rootfs: no bookworm entries in this machine's apt sources"
 
 hash=$({
