@@ -56,6 +56,10 @@ help:
 	@echo "make check-deb       lint make deb's packages and check what they ship"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
+	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
+	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
+	@echo "make check-cross     the core's tests and replay built for arm64 and"
+	@echo "                     big-endian s390x, run under qemu-user (CROSS_ARCHS)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
@@ -105,12 +109,17 @@ CTL_LIBS := -lmnl -lxdp -lbpf -lm
 .PHONY: check-tools
 
 # ddf's XDP program (clang's BPF target), built into ddfctl as a libbpf
-# skeleton: ddfctl xdp attach loads it.
+# skeleton: ddfctl xdp attach loads it. BPF takes the byte order of the
+# CPU that runs ddfctl (CC's: a cross build for s390x gets bpfeb); the
+# kernel's UAPI headers it includes are this machine's, whose types are
+# the same on every architecture.
+BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - | \
+	grep 4321),bpfeb,bpfel)
 $(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
-	clang -O2 -g -target bpf -Wall -Iuapi \
-		-I/usr/include/$(shell $(CC) -print-multiarch) -c $< -o $@
+	clang -O2 -g -target $(BPF_TARGET) -Wall -Iuapi \
+		-I/usr/include/$(shell gcc -print-multiarch) -c $< -o $@
 
 # The kfunc's example (examples/xdp/), by its own Makefile against the
 # tree's headers: the VMs load it beside ddf's program (tests/netns/kfunc.sh).
@@ -119,8 +128,21 @@ $(B)/examples/ddf_vxlan.bpf.o: examples/xdp/ddf_vxlan.bpf.c \
 	$(MAKE) --no-print-directory -C examples/xdp \
 		DDF_INCLUDE=$(abspath uapi) OUT=$(abspath $(@D))
 
+ifeq ($(BPF_TARGET),bpfel)
 $(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o
 	bpftool gen skeleton $< name ddf_xdp >$@.tmp && mv $@.tmp $@
+else
+# bpftool reads objects of this machine's byte order only: the skeleton of
+# the little-endian twin, with the big-endian object's bytes in it
+$(B)/xdp/ddf_xdp-le.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
+		uapi/ddf/bpf_ddf.h
+	@mkdir -p $(dir $@)
+	clang -O2 -g -target bpfel -Wall -Iuapi \
+		-I/usr/include/$(shell gcc -print-multiarch) -c $< -o $@
+$(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o $(B)/xdp/ddf_xdp-le.bpf.o
+	bpftool gen skeleton $(B)/xdp/ddf_xdp-le.bpf.o name ddf_xdp >$@.le
+	scripts/skel-object.py $@.le $< >$@.tmp && mv $@.tmp $@
+endif
 
 $(B)/ddfctl: $(CTL_SRCS) $(CTL_HDRS) $(B)/libddf_core.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -Iuapi -I$(B)/xdp \
@@ -522,6 +544,27 @@ check-vm-debug: all tcpdump-tests
 .PHONY: check-kcsan
 check-kcsan: setup all
 	@tests/qemu/run.sh kcsan
+
+# The core and replay on other CPUs (tests/cross/run.sh): ddf_core_tests
+# and ddfctl cross-built for CROSS_ARCHS against Debian's libraries of
+# each, run under qemu-user; replay must decide as here, record by record.
+CROSS_ARCHS ?= arm64 s390x
+CROSS_PKGS := gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user-static \
+	      mmdebstrap
+# Debian's arm64 kernels (6.1 and 6.12) under qemu-system-aarch64 (TCG):
+# nf_ddf and the tools cross-built for them, the stock lane's scripts
+# (tests/qemu/run.sh arm64; not in check: see the README's lanes)
+ARM64_PKGS := gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
+.PHONY: check-arm64
+check-arm64: setup all tcpdump-tests
+	@DDF_EXTRA_PKGS="$(ARM64_PKGS)" scripts/setup-debian.sh
+	@tests/qemu/run.sh arm64
+
+.PHONY: check-cross
+check-cross: $(B)/ddfctl $(B)/ddf_pcapgen $(B)/ddf_spangen \
+		$(B)/robust/ddf_craft tcpdump-tests
+	@DDF_EXTRA_PKGS="$(CROSS_PKGS)" scripts/setup-debian.sh
+	@tests/cross/run.sh $(CROSS_ARCHS)
 
 # The robustness suites (tests/robust/, debug lane) at their long sizes.
 .PHONY: soak

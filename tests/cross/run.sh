@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make check-cross: the core and replay on other CPUs, under qemu-user.
+# For each ARCH (arm64: little-endian, unsigned char; s390x: big-endian):
+#
+#   - Debian bookworm's libraries of ARCH unpacked (tests/qemu/sysroot.sh)
+#   - ddf_core_tests and ddfctl cross-built against them with Debian's
+#     cross compiler, in $DDF_BUILD/cross/ARCH
+#   - every suite of ddf_core_tests passes there; those that record
+#     digests (filters' answers and bits, key hashes, NH, SipHash) hold
+#     the numbers recorded on x86_64
+#   - tests/cross/replay.sh: every capture replayed with one seed by
+#     this machine's ddfctl and by ARCH's decides the same, record by record
+#
+#   tests/cross/run.sh ARCH...
+#
+# Ends with "check-cross: N passed, N failed (T s)"; exits 1 on a failure.
+set -eu
+. "$(dirname "$0")/../qemu/lib.sh"
+
+[ $# -gt 0 ] || set -- arm64 s390x
+t_all=$(now)
+passed=0
+failed=0
+pass() {
+	passed=$((passed + 1))
+	echo "  ok   $*"
+}
+flunk() {
+	failed=$((failed + 1))
+	echo "  FAIL $*"
+}
+
+for arch in "$@"; do
+	case $arch in
+	arm64) triplet=aarch64-linux-gnu qemu=qemu-aarch64-static ;;
+	s390x) triplet=s390x-linux-gnu qemu=qemu-s390x-static ;;
+	*) die "check-cross: no such architecture '$arch' (arm64, s390x)" ;;
+	esac
+	echo "check-cross: $arch"
+	t0=$(now)
+	if ! root=$("$DDF_ROOT/tests/qemu/sysroot.sh" "$arch"); then
+		flunk "$arch: Debian's $arch libraries (tests/qemu/sysroot.sh)"
+		continue
+	fi
+	out=$DDF_BUILD/cross/$arch
+	mkdir -p "$out"
+	if ! make -C "$DDF_ROOT" --no-print-directory -j"$DDF_JOBS" \
+		B="$out" CC="$triplet-gcc --sysroot=$root" \
+		"$out/ddf_core_tests" "$out/ddfctl" >"$out/build.log" 2>&1; then
+		show_tail "$out/build.log" 30
+		flunk "$arch: cross-build ddf_core_tests and ddfctl ($out/build.log)"
+		continue
+	fi
+	pass "$arch: ddf_core_tests and ddfctl cross-built in $(($(now) - t0)) s"
+
+	t0=$(now)
+	if "$qemu" -L "$root" "$out/ddf_core_tests" >"$out/core.log" 2>&1; then
+		pass "$arch: ddf_core_tests under $qemu: $(tail -n 1 "$out/core.log") in $(($(now) - t0)) s"
+	else
+		grep -E '^not ok|FAIL' "$out/core.log" | head -n 20 | sed 's/^/       /'
+		flunk "$arch: ddf_core_tests under $qemu: $(tail -n 1 "$out/core.log") ($out/core.log)"
+	fi
+
+	t0=$(now)
+	if "$DDF_ROOT/tests/cross/replay.sh" "$arch" "$DDF_BUILD" \
+		"$DDF_BUILD/ddfctl" "$qemu" -L "$root" "$out/ddfctl" \
+		>"$out/replay.log" 2>&1; then
+		pass "$arch: $(tail -n 1 "$out/replay.log") ($(grep -m1 ' captures, ' "$out/replay.log" | sed 's/^replay ([^)]*): //'), in $(($(now) - t0)) s"
+	else
+		grep -E '^not ok' -A6 "$out/replay.log" | head -n 30 | sed 's/^/       /'
+		flunk "$arch: $(tail -n 1 "$out/replay.log") ($out/replay.log)"
+	fi
+done
+
+echo "check-cross: $passed passed, $failed failed ($(($(now) - t_all)) s)"
+[ "$failed" = 0 ]
