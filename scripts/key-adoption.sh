@@ -34,6 +34,7 @@ compare() {
 	shift
 	caps=0 runs=0 unreadable=0 records=0 differ=0 fdiff=0
 	nb=0 nc=0 # duplicates: base, candidate
+	# shellcheck disable=SC2154 # files: set by captures_collect
 	for f in "${files[@]}"; do
 		caps=$((caps + 1))
 		for fam in "" netdev; do

@@ -7,7 +7,7 @@
 # resolve_btfids (Debian's 6.12 headers do); Debian's 6.1 headers have no
 # vmlinux. Then the base BTF comes from the running kernel
 # (/sys/kernel/btf/vmlinux) when KDIR is its tree, else from the kernel's
-# image (/boot/vmlinuz-RELEASE, unpacked); pahole (Debian: dwarves) writes
+# image (/boot/vmlinuz-RELEASE, unpacked; an arm64 Image as it is); pahole (Debian: dwarves) writes
 # the module's BTF against it and resolve_btfids (Debian: linux-kbuild-6.12,
 # which linux-headers-6.12-amd64 brings) fills in the kfunc's BTF id.
 # Without them the module is left without BTF, which costs only XDP: this
@@ -45,29 +45,50 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 base= from=
+# where the kernel's image is (DDF_BOOT_DIR: another architecture's root)
+boot=${DDF_BOOT_DIR:-/boot}
 if [ -f "$kdir/vmlinux" ]; then
 	base=$kdir/vmlinux
 elif [ "$(uname -r)" = "$rel" ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	base=/sys/kernel/btf/vmlinux
-elif [ -r "/boot/vmlinuz-$rel" ]; then
-	# the image's payload is the ELF vmlinux, .BTF included: find the
-	# first compressed stream that unpacks to it
-	img=/boot/vmlinuz-$rel
-	for m in 'xz:\xfd\x37\x7a\x58\x5a\x00' 'zstd:\x28\xb5\x2f\xfd' \
-		 'gzip:\x1f\x8b\x08' 'lz4:\x02\x21\x4c\x18'; do
-		off=$(LC_ALL=C grep -obUaP "${m#*:}" "$img" 2>/dev/null |
-			head -n 1 | cut -d: -f1)
-		[ -n "$off" ] || continue
-		tail -c +"$((off + 1))" "$img" | "${m%%:*}" -dc \
-			>"$tmp/vmlinux" 2>/dev/null || true
-		if readelf -S "$tmp/vmlinux" 2>/dev/null | grep -q ' \.BTF '; then
-			base=$tmp/vmlinux from=$img
-			break
-		fi
-	done
+elif [ -r "$boot/vmlinuz-$rel" ]; then
+	img=$boot/vmlinuz-$rel
+	if [ "$(dd if="$img" bs=1 skip=56 count=4 2>/dev/null)" = ARMd ]; then
+		# an arm64 Image is the kernel itself, uncompressed: its BTF
+		# is a raw blob in it (magic 0xeb9f, version 1, a 24-byte
+		# header, then the types and the strings)
+		python3 - "$img" "$tmp/vmlinux.btf" <<-'EOP' &&
+			import struct, sys
+			d = open(sys.argv[1], "rb").read()
+			i = d.find(b"\x9f\xeb\x01\x00\x18\x00\x00\x00")
+			while i >= 0:
+			    to, tl, so, sl = struct.unpack_from("<IIII", d, i + 8)
+			    if to == 0 and so == tl and tl > 1 << 20:
+			        open(sys.argv[2], "wb").write(d[i:i + 24 + so + sl])
+			        sys.exit(0)
+			    i = d.find(b"\x9f\xeb\x01\x00\x18\x00\x00\x00", i + 1)
+			sys.exit(1)
+		EOP
+			base=$tmp/vmlinux.btf from=$img
+	else
+		# the image's payload is the ELF vmlinux, .BTF included: find
+		# the first compressed stream that unpacks to it
+		for m in 'xz:\xfd\x37\x7a\x58\x5a\x00' 'zstd:\x28\xb5\x2f\xfd' \
+			 'gzip:\x1f\x8b\x08' 'lz4:\x02\x21\x4c\x18'; do
+			off=$(LC_ALL=C grep -obUaP "${m#*:}" "$img" 2>/dev/null |
+				head -n 1 | cut -d: -f1)
+			[ -n "$off" ] || continue
+			tail -c +"$((off + 1))" "$img" | "${m%%:*}" -dc \
+				>"$tmp/vmlinux" 2>/dev/null || true
+			if readelf -S "$tmp/vmlinux" 2>/dev/null | grep -q ' \.BTF '; then
+				base=$tmp/vmlinux from=$img
+				break
+			fi
+		done
+	fi
 	[ -n "$base" ] || skip "no BTF found in $img"
 else
-	skip "no base BTF for $rel (no $kdir/vmlinux, no /boot/vmlinuz-$rel)"
+	skip "no base BTF for $rel (no $kdir/vmlinux, no $boot/vmlinuz-$rel)"
 fi
 
 for ko in $need; do

@@ -26,6 +26,7 @@ captures_collect "$tmp" "$b"
 
 # the captures ddfctl reads, and the Ethernet ones (family netdev)
 ip=() eth=()
+# shellcheck disable=SC2154 # files: set by captures_collect
 for f in "${files[@]}"; do
 	"$ref" replay "$f" window 10 -l /dev/null >/dev/null 2>&1 || continue
 	ip+=("$f")

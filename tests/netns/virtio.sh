@@ -106,7 +106,10 @@ fi
 feat=$(cat "/sys/class/net/$port/device/features")
 bit() { echo "$2 ${feat:$1:1}"; }
 features="$(bit 1 GUEST_CSUM), $(bit 7 GUEST_TSO4), $(bit 15 MRG_RXBUF), $(bit 22 MQ)"
-[[ -c /dev/ttyS1 ]] || fail "no second serial port to ask the host for frames"
+# the VM's report port, which the host reads (init.sh: ttyS1, or virtio's
+# console where the machine has one serial port)
+report=${DDF_REPORT:-/dev/ttyS1}
+[[ -c $report ]] || fail "no report port ($report) to ask the host for frames"
 for t in ddfctl ddf_spangen tcpdump; do
 	command -v "$t" >/dev/null || fail "no $t in PATH"
 done
@@ -201,7 +204,7 @@ for s in $scenarios jumbo; do gen "$s"; done
 nfeed=0
 feed() {
 	nfeed=$((nfeed + 1))
-	echo "ddf-feed: send $1 $nfeed" >/dev/ttyS1
+	echo "ddf-feed: send $1 $nfeed" >"$report"
 	pretty host "the scenario $1 into $port (request $nfeed)"
 }
 

@@ -1,8 +1,8 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test VMs. Loads the lane's modules, runs the KUnit suites and
-# the integration scripts, and reports on the second serial port (ttyS1),
-# one line each, which the host reads:
+# the integration scripts, and reports on the second serial port (ttyS1;
+# $DDF_REPORT if the lane sets it), one line each, which the host reads:
 #
 #   ddf-result: boot <release>
 #   ddf-ktap-begin ... ddf-ktap-end   the kernel log from the KUnit load on
@@ -26,8 +26,19 @@ exec </dev/console >/dev/console 2>&1
 
 . /ddf/lane.conf
 echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
-report=/dev/ttyS1
+# (the arm64 VMs' machine has one serial port: theirs is virtio's console)
+report=${DDF_REPORT:-/dev/ttyS1}
+if [ ! -c "$report" ] && [ "$report" = /dev/hvc0 ]; then
+	modprobe virtio_pci 2>/dev/null
+	modprobe virtio_console 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -c "$report" ] && break
+		sleep 0.5
+	done
+fi
 [ -c "$report" ] || report=/dev/null
+# (tests/netns/virtio.sh asks the host for frames through it)
+export DDF_REPORT=$report
 
 result() {
 	echo "ddf-result: $*" >"$report"

@@ -41,6 +41,14 @@ set -eu
 : "${DDF_VM_DEBUG_JOBS:=2}"
 : "${DDF_VM_SMP_DEBUG_NETNS:=1}"
 
+# The machine QEMU emulates, the kernel's console there and the report
+# port (init.sh; a printf format of its file): x86_64's, but in the arm64
+# lane (its machine, virt, has one serial port: the report goes through
+# virtio's console, /dev/hvc0).
+vm_machine="-accel tcg -cpu max"
+vm_console=ttyS0
+vm_report="-serial file:%s"
+
 # What fails a run when the console shows it, and what may look like it.
 reports='BUG:|KASAN|UBSAN|WARNING:|possible circular locking|inconsistent lock state|kmemleak: .* new suspected memory leaks|Call Trace|Oops|hung_task|blocked for more than|Kernel panic|general protection fault|RCU detected|rcu_.*detected stalls'
 benign='KernelAddressSanitizer initialized|kasan: |hung_task_timeout_secs|Booting paravirtualized kernel|ddf-result'
@@ -109,7 +117,7 @@ build_modules() {
 	# for tests/netns/xdp.sh
 	{ make -C "$2" M="$src" -j"$DDF_JOBS" -O ${3:-} modules &&
 		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
-		objcopy --remove-section=.BTF "$src/nf_ddf.ko" \
+		${DDF_OBJCOPY:-objcopy} --remove-section=.BTF "$src/nf_ddf.ko" \
 			"$src/nf_ddf-nobtf.ko"; } \
 		>"$vm/$1/modules.log" 2>&1 || {
 		show_tail "$vm/$1/modules.log" 40
@@ -221,9 +229,9 @@ feed_cleanup() {
 boot() {
 	name=$1 image=$2 smp=$3 limit=$4 cmdline=$5 mode=${6:-}
 	set -- -nodefaults -no-user-config -no-reboot -display none \
-		-accel tcg -cpu max -smp "$smp" -m "$DDF_VM_MEM" -nic none \
+		$vm_machine -smp "$smp" -m "$DDF_VM_MEM" -nic none \
 		-kernel "$image" -initrd "$vm/$name/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
+		-append "console=$vm_console panic=-1 log_buf_len=4M printk.devkmsg=on $cmdline" \
 		${DDF_VM_QEMU_ARGS:-}
 	feed_dir='' feed_ns='' feed_port='' qpid='' fpid=''
 	in_ns=
@@ -264,8 +272,10 @@ boot() {
 		return
 	fi
 	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out" "$vm/$lane-$name.feed"
+	# shellcheck disable=SC2086
 	set -- "$@" -serial "file:$vm/$lane-$name.log" \
-		-serial "file:$vm/$lane-$name.out"
+		$(printf -- "$vm_report" "$vm/$lane-$name.out")
+	echo "$DDF_QEMU_BIN $*" >"$vm/$lane-$name.cmd"
 	# shellcheck disable=SC2086
 	timeout -k 10 "$limit" $in_ns "$DDF_QEMU_BIN" "$@" &
 	qpid=$!
@@ -371,6 +381,7 @@ stage() {
 		DDF_TESTS="$tests"
 		DDF_SOAK=$DDF_SOAK
 		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
+		DDF_REPORT=${vm_report_dev:-}
 	EOC
 	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
 		"$vm/$5/src" "$vm/$name/lane.conf" || return 1
@@ -575,9 +586,77 @@ debug_lane() {
 	done
 }
 
+# arm64_tree RELEASE: a tree to build modules for Debian's arm64 kernel
+# RELEASE here: its headers from the arm64 root ($arm64_root), their
+# build tools (scripts/, tools/: fixdep, modpost, resolve_btfids) this
+# machine's, of the same version (linux-kbuild-*, which Debian's headers
+# of that kernel for amd64 bring). Prints its path.
+arm64_tree() {
+	kb=$vm/kbuild-$1
+	if [ ! -e "$kb/ok" ]; then
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		cp -a "$arm64_root/usr/src/linux-headers-$1" "$kb/arch"
+		common=$(sed -n 's|^include /usr/src/\(.*\)/Makefile$|\1|p' \
+			"$kb/arch/Makefile")
+		[ -n "$common" ] && cp -a "$arm64_root/usr/src/$common" "$kb/common" ||
+			die "arm64: no common headers for $1"
+		kbuild=$(readlink "$kb/common/scripts" | sed 's|.*/lib/\([^/]*\)/scripts$|\1|')
+		[ -d "/usr/lib/$kbuild" ] ||
+			die "arm64: no /usr/lib/$kbuild, the build tools of $1 for this machine (apt-get install $kbuild)"
+		for t in "$kb/arch" "$kb/common"; do
+			for d in scripts tools; do
+				[ ! -L "$t/$d" ] || ln -sfn "/usr/lib/$kbuild/$d" "$t/$d"
+			done
+		done
+		echo "include $kb/common/Makefile" >"$kb/arch/Makefile"
+		touch "$kb/ok"
+	fi
+	echo "$kb/arch"
+}
+
+# arm64_build: ddfctl, ddfpkt, ddfxsk, ddf_spangen, libxt_ddf.so and the
+# kfunc's example cross-built against the arm64 root, into
+# $DDF_BUILD/cross/arm64 (the VMs' base takes them from there)
+arm64_build() {
+	o=$DDF_BUILD/cross/arm64
+	mkdir -p "$o"
+	make -C "$DDF_ROOT" --no-print-directory -j"$DDF_JOBS" B="$o" \
+		CC="aarch64-linux-gnu-gcc --sysroot=$arm64_root" \
+		"$o/ddfctl" "$o/ddfpkt" "$o/ddfxsk" "$o/ddf_spangen" \
+		"$o/libxt_ddf.so" "$o/examples/ddf_vxlan.bpf.o" \
+		>"$o/build.log" 2>&1 || {
+		show_tail "$o/build.log" 30
+		return 1
+	}
+}
+
 lane=${1:-}
 case $lane in
 stock | debug | shell) DDF_BENCH= ;;
+arm64)
+	# Debian's arm64 kernels (sysroot.sh: $DDF_ARM64_KERNELS) under
+	# qemu-system-aarch64's virt machine, the stock lane's scripts
+	DDF_BENCH=
+	arm64_root=$("$DDF_QEMU/sysroot.sh" arm64) || die "arm64: no arm64 root"
+	DDF_QEMU_BIN=qemu-system-aarch64
+	vm_machine="-M virt -accel tcg -cpu max,pauth-impdef=on"
+	vm_console=ttyAMA0
+	vm_report="-device virtio-serial-pci -chardev file,id=ddfout,path=%s -device virtconsole,chardev=ddfout"
+	: "${DDF_VM_TIMEOUT_ARM64:=$DDF_VM_TIMEOUT_STOCK}"
+	: "${DDF_VM_ARM64_JOBS:=2}"
+	vm_report_dev=/dev/hvc0
+	# (module-btf.sh's pahole writes BTF into arm64 modules with it)
+	DDF_OBJCOPY=aarch64-linux-gnu-objcopy OBJCOPY=aarch64-linux-gnu-objcopy
+	export OBJCOPY
+	# (the cross compiler: 6.1's headers take it from these)
+	DDF_MODULE_MAKE_ARGS="DEB_HOST_ARCH=arm64 DEB_HOST_GNU_TYPE=aarch64-linux-gnu"
+	DDF_BOOT_DIR=$arm64_root/boot
+	DDF_SYSROOT=$arm64_root
+	DDF_TRIPLET=aarch64-linux-gnu
+	export DDF_SYSROOT DDF_TRIPLET DDF_BOOT_DIR
+	vm=${DDF_VM_DIR:-$DDF_BUILD/vm-arm64}
+	;;
 kcsan)
 	DDF_BENCH=
 	: "${DDF_KCSAN_TESTS:=robust/churn.sh robust/nolost.sh dedup.sh netdev.sh}"
@@ -604,7 +683,7 @@ demo)
 	# the demo's own lines are on the terminal already
 	: "${DDF_VM_TAIL:=25}"
 	;;
-*) die "usage: $0 stock|debug|kcsan|bench|demo|shell [debug|stock]" ;;
+*) die "usage: $0 stock|debug|arm64|kcsan|bench|demo|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
 # Runs from one tree take turns: they share $vm.
@@ -614,7 +693,13 @@ if ! flock -n 8; then
 	flock 8
 fi
 t_lane=$(now)
-"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
+if [ "$lane" = arm64 ]; then
+	arm64_build || die "arm64: cross-build the tools ($DDF_BUILD/cross/arm64/build.log)"
+	DDF_DATA=$DDF_BUILD DDF_BUILD=$DDF_BUILD/cross/arm64 \
+		"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
+else
+	"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
+fi
 
 if [ "$lane" = shell ]; then
 	lane=${2:-debug}
@@ -663,6 +748,35 @@ elif [ "$lane" = demo ]; then
 		esac
 		;;
 	esac
+elif [ "$lane" = arm64 ]; then
+	# as the stock lane: $DDF_VM_ARM64_JOBS kernels side by side
+	n=0
+	for d in "$arm64_root"/lib/modules/*; do
+		rel=${d##*/}
+		n=$((n + 1))
+		if [ $n -gt "$DDF_VM_ARM64_JOBS" ]; then
+			wait "$(cat "$vm/arm64-job-$((n - DDF_VM_ARM64_JOBS)).pid")" || true
+		fi
+		rm -f "$vm/arm64-job-$n.counts"
+		(
+			passed=0 failed=0
+			if tree=$(arm64_tree "$rel"); then
+				check "$rel" "$arm64_root/boot/vmlinuz-$rel" "$tree" \
+					"$rel" "$DDF_VM_SMP_STOCK" \
+					"$DDF_VM_TIMEOUT_ARM64" "" -
+			else
+				flunk "$rel: a tree to build its modules"
+			fi
+			echo "$passed $failed" >"$vm/arm64-job-$n.counts"
+		) >"$vm/arm64-job-$n.report" 2>&1 &
+		echo $! >"$vm/arm64-job-$n.pid"
+	done
+	wait
+	i=0
+	while [ $i -lt $n ]; do
+		i=$((i + 1))
+		gather "$vm/arm64-job-$i" "arm64 kernel $i"
+	done
 elif [ "$lane" = stock ]; then
 	# The kernels run side by side, $DDF_VM_STOCK_JOBS at a time: a stock
 	# VM has one vCPU, the host more. Each one's report is printed once

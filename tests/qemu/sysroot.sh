@@ -13,13 +13,14 @@
 #   sysroot.sh ARCH     arm64 or s390x (the kernels: arm64 only)
 #
 # Unpacked only (mmdebstrap --variant=extract): nothing of the other
-# architecture runs, so no emulation is needed to make it. Cached in
+# architecture runs, so no emulation is needed to make it. /usr merged,
+# as on this machine and in the VMs. Cached in
 # $DDF_CACHE/sysroot-ARCH-HASH, keyed by the recipe, the package list and
 # this machine's Debian apt entries (lib.sh, debian_sources).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-recipe=1
+recipe=3
 arch=${1:?usage: sysroot.sh arm64|s390x}
 
 pkgs="libc6-dev linux-libc-dev libmnl-dev libxdp-dev libbpf-dev libpcap-dev
@@ -58,6 +59,7 @@ log "sysroot: Debian bookworm $arch unpacked into $dir (log: $dir/build.log)"
 # shellcheck disable=SC2086
 mmdebstrap --variant=extract --mode=root --arch="$arch" \
 	--format=directory --include="$(echo $pkgs | tr ' ' ',')" \
+	--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
 	--aptopt='APT::Install-Recommends "false"' \
 	--dpkgopt='path-exclude=/usr/share/doc/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -75,6 +77,10 @@ find "$dir/root" -type l | while read -r l; do
 	/*) ln -sfn "$(realpath -s -m --relative-to="$(dirname "$l")" \
 		"$dir/root$t")" "$l" ;;
 	esac
+done
+# the kernels' module indexes, which their packages' scripts would make
+for m in "$dir/root"/lib/modules/*; do
+	[ ! -d "$m" ] || depmod -b "$dir/root" "${m##*/}"
 done
 log "sysroot: $arch in $(($(now) - t0)) s ($(du -sm "$dir/root" | cut -f1) MiB)"
 touch "$dir/ok"
