@@ -37,6 +37,8 @@ help:
 	@echo "                     traffic with no rule, then through a drop rule"
 	@echo "make demo-filters    size a filter and measure its accuracy"
 	@echo "make modules         nf_ddf.ko for KVER (default: the running kernel)"
+	@echo "make modules-arm64   nf_ddf.ko cross-built for Debian's arm64 kernels"
+	@echo "                     (ARM64_KVER; default 6.1 and 6.12) in build/arm64/"
 	@echo "make install         module, ddfctl, ddfbench, libxt_ddf.so, man pages,"
 	@echo "                     the headers of the netlink family and of the XDP kfunc"
 	@echo "                     (DESTDIR, PREFIX=/usr/local, KVER); make uninstall"
@@ -397,6 +399,27 @@ modules:
 	$(call copy-ksrc,$(KBUILD_DIR))
 	$(MAKE) -C $(KDIR) M=$(abspath $(KBUILD_DIR)) modules
 	scripts/module-btf.sh $(KDIR) $(KBUILD_DIR)/nf_ddf.ko
+
+# nf_ddf.ko for Debian's arm64 kernels, cross-built here: ARM64_KVER (the
+# releases; default every one of tests/qemu/sysroot.sh's arm64 root:
+# Debian's 6.1 and 6.12) into $(B)/arm64/RELEASE/, with their BTF
+ARM64_KVER ?=
+.PHONY: modules-arm64
+modules-arm64:
+	@DDF_EXTRA_PKGS="gcc-aarch64-linux-gnu mmdebstrap" scripts/setup-debian.sh
+	@set -e; root=$$(tests/qemu/sysroot.sh arm64); \
+	rels="$(ARM64_KVER)"; \
+	[ -n "$$rels" ] || rels=$$(ls "$$root/lib/modules"); \
+	for r in $$rels; do \
+		tree=$$(. tests/qemu/lib.sh && arm64_tree "$$root" "$$r" \
+			"$(abspath $(B))/arm64/kbuild-$$r"); \
+		d=$(B)/arm64/$$r; \
+		DDF_BOOT_DIR=$$root/boot OBJCOPY=aarch64-linux-gnu-objcopy \
+			$(MAKE) --no-print-directory modules KVER=$$r \
+			KDIR=$$tree KBUILD_DIR=$$d DEB_HOST_ARCH=arm64 \
+			DEB_HOST_GNU_TYPE=aarch64-linux-gnu; \
+		echo "modules-arm64: $$d/nf_ddf.ko ($$(modinfo -F vermagic $$d/nf_ddf.ko))"; \
+	done
 
 install: install-modules install-tools install-dev
 

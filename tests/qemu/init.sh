@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the test VMs. Loads the lane's modules, runs the KUnit suites and
 # the integration scripts, and reports on the second serial port (ttyS1;
-# $DDF_REPORT if the lane sets it), one line each, which the host reads:
+# $DDF_REPORT_DEV if the lane sets it), one line each, which the host reads:
 #
 #   ddf-result: boot <release>
 #   ddf-ktap-begin ... ddf-ktap-end   the kernel log from the KUnit load on
@@ -27,7 +27,7 @@ exec </dev/console >/dev/console 2>&1
 . /ddf/lane.conf
 echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
 # (the arm64 VMs' machine has one serial port: theirs is virtio's console)
-report=${DDF_REPORT:-/dev/ttyS1}
+report=${DDF_REPORT_DEV:-/dev/ttyS1}
 if [ ! -c "$report" ] && [ "$report" = /dev/hvc0 ]; then
 	modprobe virtio_pci 2>/dev/null
 	modprobe virtio_console 2>/dev/null

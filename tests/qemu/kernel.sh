@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build, or reuse from the cache, a lane's kernel: Debian's Linux sources,
 # allnoconfig plus base.config, net.config and FLAVOUR.config (debug, the
-# default, or kcsan), built with ccache. Prints the kernel's cache
-# directory on stdout:
+# default, or kcsan), built with ccache; or, flavour arm64, arm64.config
+# and net.config cross-built for arm64 (the arm64 lane's KUnit kernel).
+# Prints the kernel's cache directory on stdout:
 #
-#   <dir>/bzImage     the kernel to boot
+#   <dir>/bzImage     the kernel to boot (arm64: <dir>/Image)
 #   <dir>/build/      the O= build tree that M= module builds use
 #   <dir>/src         a link to the unpacked sources (kunit.py lives there)
 #   <dir>/ok          written last; a directory without it is rebuilt
@@ -31,6 +32,13 @@ fi
 flavour=${1:-debug}
 [ -r "$DDF_QEMU/$flavour.config" ] || die "kernel: no flavour $flavour ($DDF_QEMU/$flavour.config)"
 frags="$DDF_QEMU/base.config $DDF_QEMU/net.config $DDF_QEMU/$flavour.config"
+# arm64 (the arm64 lane's KUnit kernel): cross-built, its own base
+karch=x86_64 kcc=gcc kcross= kimage=arch/x86/boot/bzImage kout=bzImage
+if [ "$flavour" = arm64 ]; then
+	frags="$DDF_QEMU/arm64.config $DDF_QEMU/net.config"
+	karch=arm64 kcc=aarch64-linux-gnu-gcc kcross=aarch64-linux-gnu-
+	kimage=arch/arm64/boot/Image kout=Image
+fi
 
 [ -r "$DDF_KSRC_TARBALL" ] || die "no kernel sources at $DDF_KSRC_TARBALL (package $DDF_KSRC_PKG)"
 srcver=$(dpkg-query -W -f='${Version}' "$DDF_KSRC_PKG" 2>/dev/null) ||
@@ -38,7 +46,7 @@ srcver=$(dpkg-query -W -f='${Version}' "$DDF_KSRC_PKG" 2>/dev/null) ||
 srcver=$(sanitize "$srcver")
 hash=$({
 	echo "recipe $recipe"
-	gcc --version | head -n 1
+	$kcc --version | head -n 1
 	cat $frags
 } | sha256sum | cut -c1-12)
 kdir=$DDF_CACHE/kernel-$srcver-$hash
@@ -67,7 +75,8 @@ blog=$kdir/build.log
 # more CPU than plain gcc instead of 26% (a sample of this kernel's files).
 export CCACHE_DEPEND=1
 kmake() {
-	make -C "$ksrc" O="$kdir/build" ARCH=x86_64 CC="ccache gcc" \
+	make -C "$ksrc" O="$kdir/build" ARCH=$karch ${kcross:+CROSS_COMPILE=$kcross} \
+		CC="ccache $kcc" \
 		HOSTCC="ccache gcc" "$@" >>"$blog" 2>&1 || {
 		show_tail "$blog" 40
 		die "kernel: make $* failed (log: $blog)"
@@ -110,7 +119,7 @@ done <"$kdir/fragments.effective"
 
 log "kernel: building with $DDF_JOBS jobs (ccache in $CCACHE_DIR; log: $blog)"
 kmake -j"$DDF_JOBS" all
-cp "$kdir/build/arch/x86/boot/bzImage" "$kdir/bzImage"
+cp "$kdir/build/$kimage" "$kdir/$kout"
 t1=$(now)
 echo "$((t1 - t0))" >"$kdir/build-seconds"
 log "kernel: built in $((t1 - t0)) s"

@@ -122,3 +122,38 @@ debian_sources() {
 	} | grep -E ' (bookworm|bookworm-updates|bookworm-security) ' |
 		sort -u | grep .
 }
+
+# arm64_tree ROOT RELEASE DIR: in DIR, a tree to build modules here for
+# Debian's arm64 kernel RELEASE: its headers from the arm64 root ROOT
+# (sysroot.sh), their build programs (scripts/, tools/: fixdep, modpost,
+# resolve_btfids) this machine's of the same version (linux-kbuild-*,
+# which Debian's amd64 headers of that kernel bring). Prints the tree
+# (make -C TREE M=... with DEB_HOST_ARCH=arm64
+# DEB_HOST_GNU_TYPE=aarch64-linux-gnu: 6.1's headers take the cross
+# compiler from these).
+arm64_tree() {
+	kb=$3
+	if [ ! -e "$kb/ok" ]; then
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		[ -d "$1/usr/src/linux-headers-$2" ] ||
+			die "arm64: no headers of $2 in $1"
+		cp -a "$1/usr/src/linux-headers-$2" "$kb/arch"
+		common=$(sed -n 's|^include /usr/src/\(.*\)/Makefile$|\1|p' \
+			"$kb/arch/Makefile")
+		[ -n "$common" ] && cp -a "$1/usr/src/$common" "$kb/common" ||
+			die "arm64: no common headers for $2"
+		kbuild=$(readlink "$kb/common/scripts" |
+			sed 's|.*/lib/\([^/]*\)/scripts$|\1|')
+		[ -d "/usr/lib/$kbuild" ] ||
+			die "arm64: no /usr/lib/$kbuild, the build programs of $2 for this machine (apt-get install $kbuild)"
+		for t in "$kb/arch" "$kb/common"; do
+			for d in scripts tools; do
+				[ ! -L "$t/$d" ] || ln -sfn "/usr/lib/$kbuild/$d" "$t/$d"
+			done
+		done
+		echo "include $kb/common/Makefile" >"$kb/arch/Makefile"
+		touch "$kb/ok"
+	fi
+	echo "$kb/arch"
+}

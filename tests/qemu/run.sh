@@ -8,6 +8,10 @@
 #   run.sh debug   the debug kernel (kernel.sh): the KUnit suites, the same
 #                  scripts (but dedup.sh and replay.sh, see prepare), the
 #                  robustness suites, then a kmemleak scan
+#   run.sh arm64   Debian's arm64 kernels (sysroot.sh) under
+#                  qemu-system-aarch64: the stock lane's scripts, with
+#                  nf_ddf and the tools cross-built; the KUnit suites in
+#                  kernel.sh arm64 (make check-arm64, not in check)
 #   run.sh bench   Debian's 6.12 kernel ($DDF_BENCH_KERNEL): the kernel-path
 #                  benchmark (tests/bench/vm-bench.sh, DDF_BENCH=full|smoke);
 #                  its records in $DDF_BUILD/bench/raw-$DDF_BENCH.jsonl
@@ -381,7 +385,7 @@ stage() {
 		DDF_TESTS="$tests"
 		DDF_SOAK=$DDF_SOAK
 		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
-		DDF_REPORT=${vm_report_dev:-}
+		DDF_REPORT_DEV=${vm_report_dev:-}
 	EOC
 	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
 		"$vm/$5/src" "$vm/$name/lane.conf" || return 1
@@ -586,35 +590,6 @@ debug_lane() {
 	done
 }
 
-# arm64_tree RELEASE: a tree to build modules for Debian's arm64 kernel
-# RELEASE here: its headers from the arm64 root ($arm64_root), their
-# build tools (scripts/, tools/: fixdep, modpost, resolve_btfids) this
-# machine's, of the same version (linux-kbuild-*, which Debian's headers
-# of that kernel for amd64 bring). Prints its path.
-arm64_tree() {
-	kb=$vm/kbuild-$1
-	if [ ! -e "$kb/ok" ]; then
-		rm -rf "$kb"
-		mkdir -p "$kb"
-		cp -a "$arm64_root/usr/src/linux-headers-$1" "$kb/arch"
-		common=$(sed -n 's|^include /usr/src/\(.*\)/Makefile$|\1|p' \
-			"$kb/arch/Makefile")
-		[ -n "$common" ] && cp -a "$arm64_root/usr/src/$common" "$kb/common" ||
-			die "arm64: no common headers for $1"
-		kbuild=$(readlink "$kb/common/scripts" | sed 's|.*/lib/\([^/]*\)/scripts$|\1|')
-		[ -d "/usr/lib/$kbuild" ] ||
-			die "arm64: no /usr/lib/$kbuild, the build tools of $1 for this machine (apt-get install $kbuild)"
-		for t in "$kb/arch" "$kb/common"; do
-			for d in scripts tools; do
-				[ ! -L "$t/$d" ] || ln -sfn "/usr/lib/$kbuild/$d" "$t/$d"
-			done
-		done
-		echo "include $kb/common/Makefile" >"$kb/arch/Makefile"
-		touch "$kb/ok"
-	fi
-	echo "$kb/arch"
-}
-
 # arm64_build: ddfctl, ddfpkt, ddfxsk, ddf_spangen, libxt_ddf.so and the
 # kfunc's example cross-built against the arm64 root, into
 # $DDF_BUILD/cross/arm64 (the VMs' base takes them from there)
@@ -636,7 +611,8 @@ case $lane in
 stock | debug | shell) DDF_BENCH= ;;
 arm64)
 	# Debian's arm64 kernels (sysroot.sh: $DDF_ARM64_KERNELS) under
-	# qemu-system-aarch64's virt machine, the stock lane's scripts
+	# qemu-system-aarch64's virt machine, the stock lane's scripts; the
+	# KUnit suites in an arm64 build of Debian's 6.12 sources
 	DDF_BENCH=
 	arm64_root=$("$DDF_QEMU/sysroot.sh" arm64) || die "arm64: no arm64 root"
 	DDF_QEMU_BIN=qemu-system-aarch64
@@ -694,6 +670,7 @@ if ! flock -n 8; then
 fi
 t_lane=$(now)
 if [ "$lane" = arm64 ]; then
+	"$DDF_QEMU/kernel.sh" --background arm64
 	arm64_build || die "arm64: cross-build the tools ($DDF_BUILD/cross/arm64/build.log)"
 	DDF_DATA=$DDF_BUILD DDF_BUILD=$DDF_BUILD/cross/arm64 \
 		"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
@@ -760,7 +737,7 @@ elif [ "$lane" = arm64 ]; then
 		rm -f "$vm/arm64-job-$n.counts"
 		(
 			passed=0 failed=0
-			if tree=$(arm64_tree "$rel"); then
+			if tree=$(arm64_tree "$arm64_root" "$rel" "$vm/kbuild-$rel"); then
 				check "$rel" "$arm64_root/boot/vmlinuz-$rel" "$tree" \
 					"$rel" "$DDF_VM_SMP_STOCK" \
 					"$DDF_VM_TIMEOUT_ARM64" "" -
@@ -771,6 +748,27 @@ elif [ "$lane" = arm64 ]; then
 		) >"$vm/arm64-job-$n.report" 2>&1 &
 		echo $! >"$vm/arm64-job-$n.pid"
 	done
+	# KUnit: Debian's arm64 kernels have none, so its suites run in a
+	# kernel of Debian's 6.12 sources built for arm64 with it (kernel.sh
+	# arm64; started above, it builds while those VMs run)
+	n=$((n + 1))
+	[ $n -le "$DDF_VM_ARM64_JOBS" ] ||
+		wait "$(cat "$vm/arm64-job-$((n - DDF_VM_ARM64_JOBS)).pid")" || true
+	(
+		passed=0 failed=0
+		if kdir=$("$DDF_QEMU/kernel.sh" arm64); then
+			kver=$(cat "$kdir/build/include/config/kernel.release")
+			DDF_MODULE_MAKE_ARGS="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" \
+				DDF_VM_TESTS=" " check "$kver" "$kdir/Image" \
+				"$kdir/build" - "$DDF_VM_SMP_STOCK" \
+				"$DDF_VM_TIMEOUT_ARM64" "" \
+				"$kdir/src/tools/testing/kunit/kunit.py"
+		else
+			flunk "build the arm64 KUnit kernel (kernel.sh arm64)"
+		fi
+		echo "$passed $failed" >"$vm/arm64-job-$n.counts"
+	) >"$vm/arm64-job-$n.report" 2>&1 &
+	echo $! >"$vm/arm64-job-$n.pid"
 	wait
 	i=0
 	while [ $i -lt $n ]; do
