@@ -66,7 +66,7 @@ for arch in "$@"; do
 	if "$DDF_ROOT/tests/cross/replay.sh" "$arch" "$DDF_BUILD" \
 		"$DDF_BUILD/ddfctl" "$qemu" -L "$root" "$out/ddfctl" \
 		>"$out/replay.log" 2>&1; then
-		pass "$arch: $(tail -n 1 "$out/replay.log") ($(grep -m1 ' captures, ' "$out/replay.log" | sed 's/^replay ([^)]*): //'), in $(($(now) - t0)) s"
+		pass "$arch: $(tail -n 1 "$out/replay.log") ($(grep -m1 ' captures, ' "$out/replay.log" | sed 's/^replay ([^)]*): //')), in $(($(now) - t0)) s"
 	else
 		grep -E '^not ok' -A6 "$out/replay.log" | head -n 30 | sed 's/^/       /'
 		flunk "$arch: $(tail -n 1 "$out/replay.log") ($out/replay.log)"
