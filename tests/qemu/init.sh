@@ -31,7 +31,7 @@ report=${DDF_REPORT_DEV:-/dev/ttyS1}
 if [ ! -c "$report" ] && [ "$report" = /dev/hvc0 ]; then
 	modprobe virtio_pci 2>/dev/null
 	modprobe virtio_console 2>/dev/null
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		[ -c "$report" ] && break
 		sleep 0.5
 	done

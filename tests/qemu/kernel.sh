@@ -33,7 +33,7 @@ flavour=${1:-debug}
 [ -r "$DDF_QEMU/$flavour.config" ] || die "kernel: no flavour $flavour ($DDF_QEMU/$flavour.config)"
 frags="$DDF_QEMU/base.config $DDF_QEMU/net.config $DDF_QEMU/$flavour.config"
 # arm64 (the arm64 lane's KUnit kernel): cross-built, its own base
-karch=x86_64 kcc=gcc kcross= kimage=arch/x86/boot/bzImage kout=bzImage
+karch=x86_64 kcc=gcc kcross='' kimage=arch/x86/boot/bzImage kout=bzImage
 if [ "$flavour" = arm64 ]; then
 	frags="$DDF_QEMU/arm64.config $DDF_QEMU/net.config"
 	karch=arm64 kcc=aarch64-linux-gnu-gcc kcross=aarch64-linux-gnu-

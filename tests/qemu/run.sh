@@ -276,7 +276,7 @@ boot() {
 		return
 	fi
 	rm -f "$vm/$lane-$name.log" "$vm/$lane-$name.out" "$vm/$lane-$name.feed"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046 # the report port's arguments, split
 	set -- "$@" -serial "file:$vm/$lane-$name.log" \
 		$(printf -- "$vm_report" "$vm/$lane-$name.out")
 	echo "$DDF_QEMU_BIN $*" >"$vm/$lane-$name.cmd"
@@ -672,6 +672,7 @@ t_lane=$(now)
 if [ "$lane" = arm64 ]; then
 	"$DDF_QEMU/kernel.sh" --background arm64
 	arm64_build || die "arm64: cross-build the tools ($DDF_BUILD/cross/arm64/build.log)"
+	# shellcheck disable=SC2097,SC2098 # DDF_DATA: this build's
 	DDF_DATA=$DDF_BUILD DDF_BUILD=$DDF_BUILD/cross/arm64 \
 		"$DDF_QEMU/initramfs.sh" base "$vm/base.cpio"
 else
