@@ -117,11 +117,11 @@ CTL_LIBS := -lmnl -lxdp -lbpf -lm
 # the same on every architecture.
 BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - | \
 	grep 4321),bpfeb,bpfel)
+BPF_CC := clang -O2 -g -Wall -Iuapi -I/usr/include/$(shell gcc -print-multiarch)
 $(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
-	clang -O2 -g -target $(BPF_TARGET) -Wall -Iuapi \
-		-I/usr/include/$(shell gcc -print-multiarch) -c $< -o $@
+	$(BPF_CC) -target $(BPF_TARGET) -c $< -o $@
 
 # The kfunc's example (examples/xdp/), by its own Makefile against the
 # tree's headers: the VMs load it beside ddf's program (tests/netns/kfunc.sh).
@@ -139,8 +139,7 @@ else
 $(B)/xdp/ddf_xdp-le.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
-	clang -O2 -g -target bpfel -Wall -Iuapi \
-		-I/usr/include/$(shell gcc -print-multiarch) -c $< -o $@
+	$(BPF_CC) -target bpfel -c $< -o $@
 $(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o $(B)/xdp/ddf_xdp-le.bpf.o
 	bpftool gen skeleton $(B)/xdp/ddf_xdp-le.bpf.o name ddf_xdp >$@.le
 	scripts/skel-object.py $@.le $< >$@.tmp && mv $@.tmp $@

@@ -24,14 +24,6 @@ set -eu
 t_all=$(now)
 passed=0
 failed=0
-pass() {
-	passed=$((passed + 1))
-	echo "  ok   $*"
-}
-flunk() {
-	failed=$((failed + 1))
-	echo "  FAIL $*"
-}
 
 for arch in "$@"; do
 	case $arch in

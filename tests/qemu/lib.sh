@@ -58,6 +58,18 @@ show_failed() {
 		}' "$1" >&2 || true
 }
 
+# pass WHAT [N], flunk WHAT [N]: a lane's checks (N of them, default 1)
+# counted in passed and failed, and said.
+pass() {
+	passed=$((passed + ${2:-1}))
+	echo "  ok   $1"
+}
+
+flunk() {
+	failed=$((failed + ${2:-1}))
+	echo "  FAIL $1"
+}
+
 # Seconds since the epoch (for timings).
 now() {
 	date +%s

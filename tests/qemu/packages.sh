@@ -39,14 +39,6 @@ dir=$DDF_BUILD/vm/packages
 passed=0
 failed=0
 t_lane=$(now)
-pass() {
-	passed=$((passed + 1))
-	echo "  ok   $1"
-}
-flunk() {
-	failed=$((failed + 1))
-	echo "  FAIL $1"
-}
 summary() {
 	echo "check-packages-vm: $passed passed, $failed failed ($(($(now) - t_lane)) s)"
 	[ "$failed" = 0 ]

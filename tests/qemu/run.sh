@@ -78,16 +78,6 @@ vm=${DDF_VM_DIR:-$DDF_BUILD/vm}
 passed=0
 failed=0
 
-pass() {
-	passed=$((passed + ${2:-1}))
-	echo "  ok   $1"
-}
-
-flunk() {
-	failed=$((failed + ${2:-1}))
-	echo "  FAIL $1"
-}
-
 # The newest installed release per pattern of $DDF_STOCK_KERNELS, with its
 # image and headers (one line each: "release").
 stock_kernels() {
@@ -522,6 +512,33 @@ run_vm() {
 	fi
 }
 
+# job PREFIX N MAX CMD...: CMD run in the background as the lane's job N
+# ($vm/PREFIX-job-N), MAX at a time (job N waits for job N - MAX), with
+# passed and failed of its own; its report and counts for jobs_gather.
+job() {
+	job_f=$vm/$1-job-$2
+	[ "$2" -le "$3" ] || wait "$(cat "$vm/$1-job-$(($2 - $3)).pid")" || true
+	shift 3
+	rm -f "$job_f.counts"
+	(
+		passed=0 failed=0
+		"$@"
+		echo "$passed $failed" >"$job_f.counts"
+	) >"$job_f.report" 2>&1 &
+	echo $! >"$job_f.pid"
+}
+
+# jobs_gather PREFIX N WHAT: once jobs 1 to N are done, each one's report
+# in order and its counts added here
+jobs_gather() {
+	wait
+	i=0
+	while [ $i -lt "$2" ]; do
+		i=$((i + 1))
+		gather "$vm/$1-job-$i" "$3 $i"
+	done
+}
+
 # gather JOB WHAT: the report of a lane's job run in the background
 # (JOB.report), and its pass and fail counts (JOB.counts) added to ours.
 gather() {
@@ -728,35 +745,18 @@ elif [ "$lane" = demo ]; then
 	esac
 elif [ "$lane" = arm64 ]; then
 	# as the stock lane: $DDF_VM_ARM64_JOBS kernels side by side
-	n=0
-	for d in "$arm64_root"/lib/modules/*; do
-		rel=${d##*/}
-		n=$((n + 1))
-		if [ $n -gt "$DDF_VM_ARM64_JOBS" ]; then
-			wait "$(cat "$vm/arm64-job-$((n - DDF_VM_ARM64_JOBS)).pid")" || true
+	arm64_vm() {
+		if tree=$(arm64_tree "$arm64_root" "$1" "$vm/kbuild-$1"); then
+			check "$1" "$arm64_root/boot/vmlinuz-$1" "$tree" "$1" \
+				"$DDF_VM_SMP_STOCK" "$DDF_VM_TIMEOUT_ARM64" "" -
+		else
+			flunk "$1: a tree to build its modules"
 		fi
-		rm -f "$vm/arm64-job-$n.counts"
-		(
-			passed=0 failed=0
-			if tree=$(arm64_tree "$arm64_root" "$rel" "$vm/kbuild-$rel"); then
-				check "$rel" "$arm64_root/boot/vmlinuz-$rel" "$tree" \
-					"$rel" "$DDF_VM_SMP_STOCK" \
-					"$DDF_VM_TIMEOUT_ARM64" "" -
-			else
-				flunk "$rel: a tree to build its modules"
-			fi
-			echo "$passed $failed" >"$vm/arm64-job-$n.counts"
-		) >"$vm/arm64-job-$n.report" 2>&1 &
-		echo $! >"$vm/arm64-job-$n.pid"
-	done
+	}
 	# KUnit: Debian's arm64 kernels have none, so its suites run in a
 	# kernel of Debian's 6.12 sources built for arm64 with it (kernel.sh
 	# arm64; started above, it builds while those VMs run)
-	n=$((n + 1))
-	[ $n -le "$DDF_VM_ARM64_JOBS" ] ||
-		wait "$(cat "$vm/arm64-job-$((n - DDF_VM_ARM64_JOBS)).pid")" || true
-	(
-		passed=0 failed=0
+	arm64_kunit_vm() {
 		if kdir=$("$DDF_QEMU/kernel.sh" arm64); then
 			kver=$(cat "$kdir/build/include/config/kernel.release")
 			DDF_MODULE_MAKE_ARGS="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" \
@@ -767,19 +767,23 @@ elif [ "$lane" = arm64 ]; then
 		else
 			flunk "build the arm64 KUnit kernel (kernel.sh arm64)"
 		fi
-		echo "$passed $failed" >"$vm/arm64-job-$n.counts"
-	) >"$vm/arm64-job-$n.report" 2>&1 &
-	echo $! >"$vm/arm64-job-$n.pid"
-	wait
-	i=0
-	while [ $i -lt $n ]; do
-		i=$((i + 1))
-		gather "$vm/arm64-job-$i" "arm64 kernel $i"
+	}
+	n=0
+	for d in "$arm64_root"/lib/modules/*; do
+		n=$((n + 1))
+		job arm64 $n "$DDF_VM_ARM64_JOBS" arm64_vm "${d##*/}"
 	done
+	n=$((n + 1))
+	job arm64 $n "$DDF_VM_ARM64_JOBS" arm64_kunit_vm
+	jobs_gather arm64 $n "arm64 kernel"
 elif [ "$lane" = stock ]; then
 	# The kernels run side by side, $DDF_VM_STOCK_JOBS at a time: a stock
 	# VM has one vCPU, the host more. Each one's report is printed once
 	# it is done, in order, and its counts added here.
+	stock_vm() {
+		check "$1" "/boot/vmlinuz-$1" "/lib/modules/$1/build" "$1" \
+			"$DDF_VM_SMP_STOCK" "$DDF_VM_TIMEOUT_STOCK" "" -
+	}
 	n=0
 	for rel in $(stock_kernels); do
 		case $rel in
@@ -789,24 +793,9 @@ elif [ "$lane" = stock ]; then
 			;;
 		esac
 		n=$((n + 1))
-		if [ $n -gt "$DDF_VM_STOCK_JOBS" ]; then
-			wait "$(cat "$vm/stock-job-$((n - DDF_VM_STOCK_JOBS)).pid")" || true
-		fi
-		rm -f "$vm/stock-job-$n.counts"
-		(
-			passed=0 failed=0
-			check "$rel" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" \
-				"$rel" "$DDF_VM_SMP_STOCK" "$DDF_VM_TIMEOUT_STOCK" "" -
-			echo "$passed $failed" >"$vm/stock-job-$n.counts"
-		) >"$vm/stock-job-$n.report" 2>&1 &
-		echo $! >"$vm/stock-job-$n.pid"
+		job stock $n "$DDF_VM_STOCK_JOBS" stock_vm "$rel"
 	done
-	wait
-	i=0
-	while [ $i -lt $n ]; do
-		i=$((i + 1))
-		gather "$vm/stock-job-$i" "stock kernel $i"
-	done
+	jobs_gather stock $n "stock kernel"
 elif [ "$lane" = kcsan ]; then
 	if kdir=$("$DDF_QEMU/kernel.sh" kcsan); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
