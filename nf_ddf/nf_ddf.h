@@ -81,6 +81,7 @@ struct nf_ddf_port {
  */
 struct nf_ddf_rule {
 	struct list_head list; /* nf_ddf_net.rules, RCU */
+	struct list_head gone; /* off the table, to retire: nf_ddf_rule_remove() */
 	struct rcu_head rcu;
 	refcount_t refs;
 	struct net *net; /* the namespace whose table holds the rule */
@@ -161,16 +162,17 @@ void nf_ddf_rule_free(struct nf_ddf_rule *rule);
 void nf_ddf_rule_put(struct nf_ddf_rule *rule);
 struct nf_ddf_rule *nf_ddf_rule_find(struct nf_ddf_net *dn, const char *name);
 int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
-void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule);
-void nf_ddf_rule_flush(struct nf_ddf_net *dn);
+void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule,
+			struct list_head *gone);
+void nf_ddf_rule_flush(struct nf_ddf_net *dn, struct list_head *gone);
+void nf_ddf_rules_retire(struct list_head *gone);
 unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
 void nf_ddf_port_stats(const struct nf_ddf_rule *rule, unsigned int slot,
 		       struct nf_ddf_pcpu *sum);
 void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 			      struct ddf_stats *st);
-int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
-		      struct nf_ddf_fmem *fm);
+void nf_ddf_rule_reset(struct nf_ddf_rule *rule, struct nf_ddf_fmem *fm);
 struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes);
 void nf_ddf_fmem_free(struct nf_ddf_fmem *fm);
 

@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/rtnetlink.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
@@ -221,14 +222,16 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* The rule named in the request, with the table locked; NULL: error set. */
+/*
+ * The rule named in the request, with the table locked or under RCU;
+ * NULL: error set.
+ */
 static struct nf_ddf_rule *nf_ddf_lookup(struct nf_ddf_net *dn,
 					 struct genl_info *info, int *err)
 {
 	struct nf_ddf_rule *rule;
 	const char *name;
 
-	lockdep_assert_held(&dn->lock);
 	name = nf_ddf_attr_name(info->attrs, info->extack);
 	if (!name) {
 		*err = -EINVAL;
@@ -268,6 +271,7 @@ static int nf_ddf_cmd_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct nf_ddf_rule *rule;
+	LIST_HEAD(gone);
 	int err = 0;
 
 	mutex_lock(&dn->lock);
@@ -275,19 +279,20 @@ static int nf_ddf_cmd_del(struct sk_buff *skb, struct genl_info *info)
 	if (rule)
 		err = nf_ddf_check_unused(rule, info->extack);
 	if (rule && !err)
-		nf_ddf_rule_remove(dn, rule);
+		nf_ddf_rule_remove(dn, rule, &gone);
 	mutex_unlock(&dn->lock);
+	nf_ddf_rules_retire(&gone);
 	return err;
 }
 
 /*
- * The empty filter of a reset, built outside the table's lock (device
- * events take it under RTNL) for the named rule as it is now; *gen: the
- * table's generation then. NULL: *err set.
+ * The empty filter of a reset, built with no lock held (device events take
+ * the table's lock under RTNL) for the named rule as it is now; *id: that
+ * rule's number. NULL: *err set.
  */
 static struct nf_ddf_fmem *nf_ddf_reset_filter(struct nf_ddf_net *dn,
-					       struct genl_info *info,
-					       unsigned int *gen, int *err)
+					       struct genl_info *info, u32 *id,
+					       int *err)
 {
 	struct nf_ddf_rule *rule;
 	struct nf_ddf_fmem *fm;
@@ -299,7 +304,7 @@ static struct nf_ddf_fmem *nf_ddf_reset_filter(struct nf_ddf_net *dn,
 	if (rule) {
 		params = rule->params;
 		bytes = rule->mem_bytes;
-		*gen = dn->gen;
+		*id = rule->id;
 	}
 	mutex_unlock(&dn->lock);
 	if (!rule)
@@ -310,35 +315,43 @@ static struct nf_ddf_fmem *nf_ddf_reset_filter(struct nf_ddf_net *dn,
 	return fm;
 }
 
+/*
+ * A filter is only ever built with no lock held. What may change while
+ * it is built is whether the name is still the rule it was built for:
+ * rules may be deleted meanwhile (DEL and FLUSH take no build_lock), not
+ * added (NEW takes it), so the name is that rule or none. Its number says
+ * which without relying on that: numbers are cyclic, and a stale filter is
+ * thrown away and built again, outside the lock as before.
+ */
 static int nf_ddf_reset(struct nf_ddf_net *dn, struct genl_info *info,
 			bool filter)
 {
-	struct nf_ddf_fmem *fm = NULL, *unused;
+	struct nf_ddf_fmem *fm = NULL;
 	struct nf_ddf_rule *rule;
-	unsigned int gen = 0;
-	int err = 0;
+	bool stale;
+	u32 id = 0;
+	int err;
 
-	if (filter) {
-		fm = nf_ddf_reset_filter(dn, info, &gen, &err);
-		if (!fm)
-			return err;
-	}
-	mutex_lock(&dn->lock);
-	rule = nf_ddf_lookup(dn, info, &err);
-	unused = fm;
-	if (rule) {
-		/*
-		 * Rules came or went since fm was built: the name may be
-		 * another rule's now, of other params; one is built here.
-		 */
-		if (dn->gen == gen)
-			unused = NULL;
-		else
+	do {
+		err = 0;
+		if (filter) {
+			fm = nf_ddf_reset_filter(dn, info, &id, &err);
+			if (!fm)
+				return err;
+		}
+		mutex_lock(&dn->lock);
+		rule = nf_ddf_lookup(dn, info, &err);
+		stale = rule && filter && rule->id != id;
+		if (rule && !stale) {
+			nf_ddf_rule_reset(rule, fm);
 			fm = NULL;
-		err = nf_ddf_rule_reset(rule, filter, fm);
-	}
-	mutex_unlock(&dn->lock);
-	nf_ddf_fmem_free(unused);
+		}
+		mutex_unlock(&dn->lock);
+		nf_ddf_fmem_free(fm);
+		fm = NULL;
+		if (stale && fatal_signal_pending(current))
+			return -EINTR;
+	} while (stale);
 	return err;
 }
 
@@ -364,6 +377,7 @@ static int nf_ddf_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
 	struct nf_ddf_rule *rule;
+	LIST_HEAD(gone);
 	int err = 0;
 
 	mutex_lock(&dn->lock);
@@ -373,8 +387,9 @@ static int nf_ddf_cmd_flush(struct sk_buff *skb, struct genl_info *info)
 			break;
 	}
 	if (!err)
-		nf_ddf_rule_flush(dn);
+		nf_ddf_rule_flush(dn, &gone);
 	mutex_unlock(&dn->lock);
+	nf_ddf_rules_retire(&gone);
 	return err;
 }
 
@@ -581,6 +596,11 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 	return 0;
 }
 
+/*
+ * Under RCU, as the dump: the filter's stats scan the whole filter for
+ * some kinds (a2, cuckoo, sbf, ...), and this needs no privilege, so it
+ * must not hold the table's lock, which device events take under RTNL.
+ */
 static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
@@ -591,12 +611,12 @@ static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&dn->lock);
+	rcu_read_lock();
 	rule = nf_ddf_lookup(dn, info, &err);
 	if (rule)
 		err = nf_ddf_fill_rule(msg, rule, info->snd_portid,
 				       info->snd_seq, 0);
-	mutex_unlock(&dn->lock);
+	rcu_read_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;

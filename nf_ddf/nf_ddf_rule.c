@@ -190,32 +190,49 @@ int nf_ddf_rule_insert(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
 }
 
 /*
- * Unpublish a rule and drop the table's reference: hook invocations run
- * under RCU, so one still inside the rule finishes before the free.
- * xtables matches may still hold references (only when the namespace goes
- * away: the netlink commands refuse to delete a rule in use); they keep
- * a complete rule, off its hook and with no advance worker, until their
- * own destroy puts it.
+ * Unpublish a rule and put it on gone, for nf_ddf_rules_retire() once the
+ * table's lock is dropped: its advance worker may be shifting generations
+ * (clearing segments of the filter), and the wait for it must not hold
+ * the lock that device events take under RTNL.
  */
-void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule)
+void nf_ddf_rule_remove(struct nf_ddf_net *dn, struct nf_ddf_rule *rule,
+			struct list_head *gone)
 {
 	lockdep_assert_held(&dn->lock);
 	xa_erase(&nf_ddf_ids, rule->id);
 	nf_ddf_hook_unregister(rule);
-	nf_ddf_advance_stop(rule);
 	nf_ddf_rules_changing(dn);
 	list_del_rcu(&rule->list);
 	dn->bytes -= rule->mem_bytes;
-	nf_ddf_rule_put(rule);
+	list_add_tail(&rule->gone, gone);
 }
 
-void nf_ddf_rule_flush(struct nf_ddf_net *dn)
+void nf_ddf_rule_flush(struct nf_ddf_net *dn, struct list_head *gone)
 {
 	struct nf_ddf_rule *rule, *next;
 
 	lockdep_assert_held(&dn->lock);
 	list_for_each_entry_safe(rule, next, &dn->rules, list)
-		nf_ddf_rule_remove(dn, rule);
+		nf_ddf_rule_remove(dn, rule, gone);
+}
+
+/*
+ * With no lock held: stop the removed rules' advance workers and drop the
+ * table's references. Hook invocations run under RCU, so one still inside
+ * a rule finishes before the free. xtables matches may still hold
+ * references (only when the namespace goes away: the netlink commands
+ * refuse to delete a rule in use); they keep a complete rule, off its hook
+ * and with no advance worker, until their own destroy puts it.
+ */
+void nf_ddf_rules_retire(struct list_head *gone)
+{
+	struct nf_ddf_rule *rule, *next;
+
+	list_for_each_entry_safe(rule, next, gone, gone) {
+		list_del(&rule->gone);
+		nf_ddf_advance_stop(rule);
+		nf_ddf_rule_put(rule);
+	}
 }
 
 /* The counters' sums of one slot (a device's, or the rest's) since load. */
@@ -314,24 +331,18 @@ void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
 }
 
 /*
- * Zero the counters and, with filter, empty the filter: a new one, fm
- * (built for the rule's params by the caller, which this takes over) or
- * one built here, is swapped in, so packets racing the reset use either
- * the old filter or the new one, never a half-cleared one. The old one is
- * freed after a grace period. Fails (changing nothing) only when memory
- * for the new filter is short.
+ * Zero the counters and, with fm (a new filter built for the rule's params
+ * by the caller, with no lock held, which this takes over), empty the
+ * filter: fm is swapped in, so packets racing the reset use either the old
+ * filter or the new one, never a half-cleared one. The old one is freed
+ * after a grace period. Nothing here grows with the filter's size: the
+ * caller holds the table's lock.
  */
-int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
-		      struct nf_ddf_fmem *fm)
+void nf_ddf_rule_reset(struct nf_ddf_rule *rule, struct nf_ddf_fmem *fm)
 {
 	struct nf_ddf_pcpu sum;
 	unsigned int i;
 
-	if (filter && !fm) {
-		fm = nf_ddf_fmem_new(&rule->params, rule->mem_bytes);
-		if (!fm)
-			return -ENOMEM;
-	}
 	/* counters count on from the snapshot: only the packet path writes them */
 	for (i = 0; i <= rule->ndevs; i++) {
 		nf_ddf_slot_sum(rule, i, &sum);
@@ -348,7 +359,6 @@ int nf_ddf_rule_reset(struct nf_ddf_rule *rule, bool filter,
 		fm = rcu_replace_pointer(rule->fm, fm, true);
 		call_rcu(&fm->rcu, nf_ddf_fmem_free_rcu);
 	}
-	return 0;
 }
 
 void nf_ddf_net_table_init(struct nf_ddf_net *dn)
@@ -362,9 +372,12 @@ void nf_ddf_net_table_init(struct nf_ddf_net *dn)
 
 void nf_ddf_net_table_exit(struct nf_ddf_net *dn)
 {
+	LIST_HEAD(gone);
+
 	mutex_lock(&dn->lock);
-	nf_ddf_rule_flush(dn);
+	nf_ddf_rule_flush(dn, &gone);
 	mutex_unlock(&dn->lock);
+	nf_ddf_rules_retire(&gone);
 	mutex_destroy(&dn->lock);
 	mutex_destroy(&dn->build_lock);
 }
