@@ -90,9 +90,36 @@ static const struct nla_policy nf_ddf_devs_policy[DDF_DEVS_MAX + 1] = {
 	[1 ... DDF_DEVS_MAX] = NLA_POLICY_NESTED(nf_ddf_dev_policy),
 };
 
+/*
+ * Rule names are printable ASCII without space (0x21-0x7e), so that every
+ * output (text, JSON, Prometheus labels, save files) carries them as they
+ * are: two names that differ only in bytes outside UTF-8 would otherwise
+ * print alike. The policy has found the NUL within DDF_NAME_MAX bytes.
+ */
+static int nf_ddf_name_validate(const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	const u8 *p = nla_data(attr);
+
+	if (!*p) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "empty rule name");
+		return -EINVAL;
+	}
+	for (; *p; p++) {
+		if (*p < 0x21 || *p > 0x7e) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "a rule name is printable ASCII without space (0x21-0x7e)");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 const struct nla_policy nf_ddf_policy[DDF_A_MAX + 1] = {
 	[DDF_A_PAD] = { .type = NLA_REJECT },
-	[DDF_A_NAME] = { .type = NLA_NUL_STRING, .len = DDF_NAME_MAX - 1 },
+	[DDF_A_NAME] = NLA_POLICY_VALIDATE_FN(NLA_NUL_STRING,
+					      nf_ddf_name_validate,
+					      DDF_NAME_MAX - 1),
 	/*
 	 * Values checked by nf_ddf_rule_parse(): a validation function on an
 	 * integer breaks the policy dump of an extended ack (a wrong length),

@@ -68,6 +68,7 @@ struct npk_case {
 #define NP_DEV_NAME(s) NP_IN2_STR(DDF_DEV_A_NAME, (s))
 
 #define NP_NAME NP_STR(DDF_A_NAME, "dedup")
+#define NP_FAMILY_V4 NP_U8(DDF_A_FAMILY, NFPROTO_IPV4)
 #define NP_NAME31 "abcdefghijklmnopqrstuvwxyz01234"
 #define NP_NAME32 "abcdefghijklmnopqrstuvwxyz012345"
 #define NP_WINDOW_NS_MAX 3600000000000ull /* 1 h */
@@ -125,6 +126,11 @@ static const struct npk_case npk_cases[] = {
 	{ "filter window 0 (kinds without one)",
 	  { NP_NAME, NP_NEST(DDF_A_FILTER), NP_IN_U32(DDF_FILTER_A_KIND, DDF_FILTER_SBF),
 	    NP_IN_U64(DDF_FILTER_A_WINDOW, 0) }, NPK_OK },
+	{ "name of every byte the kernel takes, 31 at a time",
+	  { NP_STR(DDF_A_NAME, "!\"#$%&'()*+,-./0123456789:;<=>?"),
+	    NP_STR(DDF_A_NAME, "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^"),
+	    NP_STR(DDF_A_NAME, "_`abcdefghijklmnopqrstuvwxyz{|}"),
+	    NP_STR(DDF_A_NAME, "~") }, NPK_OK },
 	{ "empty nests", { NP_NAME, NP_NEST(DDF_A_KEY), NP_NEST(DDF_A_FILTER),
 	  NP_NEST(DDF_A_ACTION) }, NPK_OK },
 
@@ -133,6 +139,12 @@ static const struct npk_case npk_cases[] = {
 	{ "name without NUL", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4),
 	  NP_BIN(DDF_A_NAME, 5) }, 1 },
 	{ "name of no bytes", { NP_BIN(DDF_A_NAME, 0) }, 0 },
+	{ "empty name", { NP_STR(DDF_A_NAME, "") }, 0 },
+	{ "name with a space", { NP_STR(DDF_A_NAME, "de dup") }, 0 },
+	{ "name with a tab", { NP_STR(DDF_A_NAME, "de\tdup") }, 0 },
+	{ "name with DEL", { NP_STR(DDF_A_NAME, "dedup\x7f") }, 0 },
+	{ "name of UTF-8", { NP_STR(DDF_A_NAME, "d\xc3\xa9-dup") }, 0 },
+	{ "name with 0xff", { NP_FAMILY_V4, NP_STR(DDF_A_NAME, "\xff") }, 1 },
 	{ "family as u32", { NP_NAME, NP_U32(DDF_A_FAMILY, NFPROTO_IPV4) }, 1 },
 	{ "family of 2 bytes", { NP_NAME, NP_U16(DDF_A_FAMILY, NFPROTO_IPV4) }, 1 },
 	{ "hook of 4 bytes", { NP_NAME, NP_U32(DDF_A_HOOK, NF_INET_LOCAL_IN) }, 1 },
@@ -418,9 +430,53 @@ static void npk_dumpable_test(struct kunit *test)
 	}
 }
 
+/*
+ * Every byte in a rule's name, at its start, middle and end: accepted
+ * exactly when it is printable ASCII other than space, else refused with
+ * the name blamed and a sentence.
+ */
+static void npk_name_bytes_test(struct kunit *test)
+{
+	struct sk_buff *skb;
+	struct nlattr **tb;
+
+	tb = kunit_kcalloc(test, DDF_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	for (int b = 1; b < 256; b++) {
+		for (int at = 0; at < 3; at++) {
+			struct netlink_ext_ack extack = { };
+			char name[4] = "abc";
+			struct nlattr *a;
+			int err;
+
+			name[at] = (char)b;
+			skb = alloc_skb(256, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, skb);
+			a = (struct nlattr *)skb_tail_pointer(skb);
+			KUNIT_ASSERT_EQ(test, nla_put_string(skb, DDF_A_NAME, name), 0);
+			err = nla_parse(tb, DDF_A_MAX, (struct nlattr *)skb->data,
+					skb->len, nf_ddf_policy, &extack);
+			kfree_skb(skb);
+			if (b >= 0x21 && b <= 0x7e) {
+				KUNIT_EXPECT_EQ_MSG(test, err, 0, "byte 0x%02x at %d: %s",
+						    b, at, extack._msg ?: "-");
+				continue;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "byte 0x%02x at %d", b, at);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, extack.bad_attr, a,
+						"byte 0x%02x at %d: the name not blamed", b, at);
+			KUNIT_EXPECT_TRUE_MSG(test, extack._msg &&
+					      strstr(extack._msg, "printable ASCII"),
+					      "byte 0x%02x at %d: %s", b, at,
+					      extack._msg ?: "(no message)");
+		}
+	}
+}
+
 static struct kunit_case npk_test_cases[] = {
 	KUNIT_CASE_PARAM(npk_test, npk_gen_params),
 	KUNIT_CASE(npk_dumpable_test),
+	KUNIT_CASE(npk_name_bytes_test),
 	{}
 };
 

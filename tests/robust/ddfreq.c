@@ -12,11 +12,17 @@
  *                is N during its sendto only
  *   get:NAME     whether rule NAME is there, and its packets
  *   del:NAME     delete rule NAME if it is there
+ *   names        every byte but NUL at each place of a 3-byte rule name,
+ *                in a NEW request (family inet, hook none, an exact
+ *                filter of 64): a name of bytes 0x21-0x7e must be taken
+ *                (and is deleted again), any other refused with EINVAL
+ *                and the kernel's sentence on printable ASCII
  * One line per step:
  *   req FILE ok | req FILE error ERRNO TEXT: EXTACK (or -)
  *   failnth injected N | failnth not reached N points P   (after the target)
  *   get NAME present packets P | get NAME absent
  *   del NAME ok | del NAME absent
+ *   names taken T refused R wrong W   (a line before for each wrong one)
  * Exit status 0, or 1 when the kernel answers a step in a way no step
  * should be answered (the caller judges the requests' outcomes).
  * A process start is costly under emulation: one of these per fault point
@@ -25,7 +31,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <libmnl/libmnl.h>
+#include <linux/netfilter.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <stdio.h>
@@ -175,6 +183,53 @@ static int by_name(uint8_t cmd, const char *name)
 	return talk(nlh, -1, 0, NULL);
 }
 
+/*
+ * The names step: 1 when any name was answered other than the kernel's
+ * rule says (0x21-0x7e taken, the rest refused in a sentence).
+ */
+static int names(void)
+{
+	int taken = 0, refused = 0, wrong = 0;
+
+	for (int b = 1; b < 256; b++) {
+		for (int at = 0; at < 3; at++) {
+			bool printable = b >= 0x21 && b <= 0x7e;
+			char name[4] = "abc";
+			struct nlmsghdr *nlh;
+			struct nlattr *f;
+			int err, derr = 0;
+
+			name[at] = (char)b;
+			nlh = genl_put(family, DDF_CMD_NEW);
+			mnl_attr_put_strz(nlh, DDF_A_NAME, name);
+			mnl_attr_put_u8(nlh, DDF_A_FAMILY, NFPROTO_INET);
+			mnl_attr_put_u8(nlh, DDF_A_HOOK, DDF_HOOK_NONE);
+			f = mnl_attr_nest_start(nlh, DDF_A_FILTER);
+			mnl_attr_put_u32(nlh, DDF_FILTER_A_KIND, DDF_FILTER_EXACT);
+			mnl_attr_put_u64(nlh, DDF_FILTER_A_WINDOW, 64);
+			mnl_attr_nest_end(nlh, f);
+			err = talk(nlh, -1, 0, NULL);
+			if (!err)
+				derr = by_name(DDF_CMD_DEL, name);
+			if (printable && !err && !derr) {
+				taken++;
+				continue;
+			}
+			if (!printable && err == -EINVAL &&
+			    strstr(extack, "printable ASCII without space")) {
+				refused++;
+				continue;
+			}
+			wrong++;
+			printf("name byte 0x%02x at %d: %s error %d (%s), del %d\n",
+			       b, at, printable ? "taken" : "refused", -err,
+			       extack[0] ? extack : "-", -derr);
+		}
+	}
+	printf("names taken %d refused %d wrong %d\n", taken, refused, wrong);
+	return wrong > 0;
+}
+
 static void print_err(const char *what, const char *arg, int err)
 {
 	printf("%s %s error %d %s: %s\n", what, arg, -err, strerror(-err),
@@ -194,7 +249,7 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc < 2) {
-		fputs("usage: ddfreq [-n N] [!]FILE|get:NAME|del:NAME...\n", stderr);
+		fputs("usage: ddfreq [-n N] [!]FILE|get:NAME|del:NAME|names...\n", stderr);
 		return 2;
 	}
 	failfd = open("/proc/thread-self/fail-nth", O_RDWR);
@@ -225,6 +280,10 @@ int main(int argc, char **argv)
 				printf("get %s absent\n", arg + 4);
 			else
 				print_err("get", arg + 4, err), bad = 1;
+			continue;
+		}
+		if (!strcmp(arg, "names")) {
+			bad |= names();
 			continue;
 		}
 		if (!strncmp(arg, "del:", 4)) {

@@ -110,7 +110,11 @@ const char *hash_name(uint8_t h)
 	return word_name(hashes, h);
 }
 
-/* Names travel as NUL-terminated strings and appear in `save` lines. */
+/*
+ * Names travel as NUL-terminated strings and appear in `save` lines and
+ * every output as they are: printable ASCII without space, as the kernel
+ * takes them.
+ */
 int parse_name(const char *w, char *name)
 {
 	size_t n = strlen(w);
@@ -122,9 +126,9 @@ int parse_name(const char *w, char *name)
 				  w, n, DDF_NAME_MAX - 1);
 	if (w[0] == '-')
 		return ddfctl_err("name: '%s' must not start with '-'", w);
-	for (const char *p = w; *p; p++)
-		if (!isgraph((unsigned char)*p))
-			return ddfctl_err("name: '%s' has a space or a control character",
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++)
+		if (*p < 0x21 || *p > 0x7e)
+			return ddfctl_err("name: '%s' is not printable ASCII without space (0x21-0x7e)",
 					  w);
 	memcpy(name, w, n + 1);
 	return 0;
