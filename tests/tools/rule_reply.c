@@ -123,7 +123,7 @@ void odd_rules(struct rule_reply *v)
 	static char words[ODD_RULES - 1][DDF_DEVS_MAX * 4 + 64];
 	static const struct rule_reply same = {
 		"family netdev hook none dev p0,p1,p2,p3,p4,p5,p6,p7 window 1000",
-		"same ports", 4096, { 31, 3100, 1, 1, 0, 0 }, 0, 10,
+		"same-ports", 4096, { 31, 3100, 1, 1, 0, 0 }, 0, 10,
 		8, { { "eth0", "eth1", 3, { 1, 100, 0, 0, 0, 0 } },
 		     { "eth0", "eth0", 0, { 2, 200, 0, 0, 0, 0 } },
 		     { "eth0#2", "eth0#2", 4, { 3, 300, 0, 0, 0, 0 } },
@@ -133,7 +133,7 @@ void odd_rules(struct rule_reply *v)
 		     { "q\"#\\x", "q\"#\\x", 8, { 7, 700, 0, 0, 0, 0 } },
 		     { "\x01\x1c\x7f\xc3\xa9\xe2\x82", "\x01", 9,
 		       { 3, 300, 0, 0, 0, 0 } } } };
-	int c = 1, d = 1, ndevs = 0;
+	int c = 0x21, d = 1, ndevs = 0;
 
 	v[0] = same;
 	/* the devices' names, 15 bytes each */
@@ -150,10 +150,10 @@ void odd_rules(struct rule_reply *v)
 	for (int r = 0; r < ODD_RULES - 1; r++) {
 		struct rule_reply *x = &v[r + 1];
 		size_t len;
-		int n = snprintf(names[r], sizeof(names[r]), "g%d ", r);
+		int n = snprintf(names[r], sizeof(names[r]), "g%d-", r);
 
 		/* its own beginning keeps it apart from the others in a label */
-		while (c < 256 && n < 31)
+		while (c <= 0x7e && n < 31)
 			names[r][n++] = (char)c++;
 		memset(x, 0, sizeof(*x));
 		x->name = names[r];

@@ -45,9 +45,9 @@ void reply_put_request(struct nlmsghdr *nlh, const struct nlmsghdr *rq,
 		       uint8_t hash_alg, uint64_t bytes, uint32_t skip);
 
 /*
- * Netdev rules named as no ddfctl command names one, which the kernel
- * takes from any client: between them, their names hold every byte but
- * NUL, and their ports' names every byte a device's may (dev_valid_name()),
+ * Netdev rules named with every byte the kernel takes in a rule's name
+ * (printable ASCII without space), and their ports' names every byte a
+ * device's may (dev_valid_name()),
  * with ports whose names differ in bytes that are not UTF-8 only, and
  * ports of the same name beside one whose name is that and "#2". Into v,
  * ODD_RULES of them; the names are static.

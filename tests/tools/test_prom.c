@@ -3,7 +3,8 @@
  * ddfctl -o prometheus without a kernel: GET replies as the kernel writes
  * them (rules of the IP families, netdev rules over several devices, one
  * gone, names that need escaping, and rule_reply.h's odd rules: names of
- * every byte, ports of one name), printed by prom.c, checked here for the
+ * every byte the kernel takes, ports of one name; in the files also every
+ * rule name of one and two bytes), printed by prom.c, checked here for the
  * format's details, and written with what ddfctl -j stats prints of the
  * same messages, for test_prom.sh to hand to promtool and compare sample
  * by sample.
@@ -142,14 +143,14 @@ static void test_all_rules(void)
 		"ddf_dev_packets_total{rule=\"twice\",dev=\"eth2\",port=\"2\"} 0\n",
 		"ddf_dev_unparsed_total{rule=\"ports\",dev=\"m0\",port=\"1\"} 1\n",
 		/* a name and the same name with "#2" are two ports of it */
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0\",port=\"1\"} 1\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0\",port=\"2\"} 2\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0#2\",port=\"3\"} 3\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"eth0#1\",port=\"4\"} 4\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"a\xef\xbf\xbd\",port=\"5\"} 5\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"a\xef\xbf\xbd\",port=\"6\"} 6\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"q\\\"#\\\\x\",port=\"7\"} 7\n"
-		"ddf_dev_packets_total{rule=\"same ports\",dev=\"\x01\x1c\x7f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\",port=\"8\"} 3\n",
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"eth0\",port=\"1\"} 1\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"eth0\",port=\"2\"} 2\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"eth0#2\",port=\"3\"} 3\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"eth0#1\",port=\"4\"} 4\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"a\xef\xbf\xbd\",port=\"5\"} 5\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"a\xef\xbf\xbd\",port=\"6\"} 6\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"q\\\"#\\\\x\",port=\"7\"} 7\n"
+		"ddf_dev_packets_total{rule=\"same-ports\",dev=\"\x01\x1c\x7f\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\",port=\"8\"} 3\n",
 		"ddf_filter_window_seconds{rule=\"q\\\"x\\\\y\"} 0.002\n",
 		"ddf_filter_window_seconds{rule=\"t\"} 0.1\n",
 		"ddf_filter_fill_ratio{rule=\"s\"} 0.999999\n",
@@ -198,14 +199,54 @@ static void test_utf8(void)
 	free(text);
 }
 
+/*
+ * Every rule name of one and of two bytes the kernel takes (printable
+ * ASCII without space): 94 + 94 * 94 rules, for test_prom.sh's check that
+ * no two names share a label. Names differing in one byte, quotes and
+ * backslashes among them, are where an escape would collide.
+ */
+#define SHORT_BYTES 94
+#define NSHORT (SHORT_BYTES + SHORT_BYTES * SHORT_BYTES)
+static char short_names[NSHORT][3];
+
+/* into v, those no rule of all[] has; how many */
+static size_t short_rules(struct rule_reply *v)
+{
+	size_t n = 0, k = 0;
+
+	for (int a = 0; a < SHORT_BYTES; a++)
+		short_names[n++][0] = (char)(0x21 + a);
+	for (int a = 0; a < SHORT_BYTES; a++)
+		for (int b = 0; b < SHORT_BYTES; b++) {
+			short_names[n][0] = (char)(0x21 + a);
+			short_names[n++][1] = (char)(0x21 + b);
+		}
+	for (size_t i = 0; i < NSHORT; i++) {
+		bool taken = false;
+
+		for (size_t j = 0; j < NALL; j++)
+			taken |= !strcmp(all[j].name, short_names[i]);
+		if (taken)
+			continue;
+		memset(&v[k], 0, sizeof(v[k]));
+		v[k].words = "window 1000";
+		v[k].name = short_names[i];
+		v[k].bytes = 4096;
+		v[k].c[0] = i;
+		k++;
+	}
+	return k;
+}
+
 /* dir/metrics.prom and dir/stats.json: the same messages, both ways */
 static int write_files(const char *dir)
 {
 	static char buf[16384];
-	struct ddf_rule_info ri[NALL];
+	static struct rule_reply shorts[NSHORT];
+	static struct ddf_rule_info ri[NALL + NSHORT];
 	char path[4096];
 	FILE *prom, *json;
-	size_t n = 0;
+	size_t n = 0, nshort;
 
 	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	json = fopen(path, "w");
@@ -216,8 +257,11 @@ static int write_files(const char *dir)
 		return -1;
 	}
 	ddfctl_json = true;
-	for (size_t i = 0; i < NALL; i++) {
-		struct nlmsghdr *nlh = rule_reply(&all[i], buf);
+	nshort = short_rules(shorts);
+	CHECK(nshort > NSHORT - 10, "%zu short names", nshort);
+	for (size_t i = 0; i < NALL + nshort; i++) {
+		const struct rule_reply *r = i < NALL ? &all[i] : &shorts[i - NALL];
+		struct nlmsghdr *nlh = rule_reply(r, buf);
 
 		if (!nlh || decode_rule(nlh, &ri[n]))
 			return -1;

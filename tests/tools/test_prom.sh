@@ -10,7 +10,8 @@
 # 3. each sample equals the number -j stats prints of the same message,
 #    every family's HELP and TYPE come once before its samples, no two
 #    samples of a family have the same labels whatever the names (ports
-#    of one name, names of every byte), and nothing is left over either
+#    of one name or of every byte a device's may hold; every rule name of
+#    one and two bytes the kernel takes), and nothing is left over either
 #    way;
 # 4. -o chooses the output, and refuses commands that have no metrics;
 # 5. systemd-analyze verify (systemd) passes the units, and the service's
