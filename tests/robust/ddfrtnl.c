@@ -22,6 +22,12 @@
  *	ddfctl does). A line each, times on CLOCK_REALTIME in us (bash's
  *	EPOCHREALTIME): "start US" when the fall was seen, then "NAME US"
  *	as each request ends (mtu, mptcp, ddf).
+ *   ddfrtnl watch DEV KB READY GO STOP
+ *	Once MemAvailable has fallen KB kB below what it was when READY was
+ *	written, "start US", GO is created, and DEV's MTU is changed (by one
+ *	and back) one request after the other until STOP exists: a line
+ *	"mtu US US" each, when it was sent and when it was acknowledged
+ *	(CLOCK_REALTIME, as probe's).
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -330,6 +336,28 @@ static void probe_one(int which, int ifindex, unsigned int mtu)
 	fflush(stdout);
 }
 
+/* Wait until MemAvailable falls kb below base; 1 when 60 s pass first. */
+static int mem_fall(long base, long kb)
+{
+	uint64_t end = now_ns() + 60 * 1000000000ull;
+
+	while (base - mem_available_kb() < kb)
+		if (now_ns() > end) {
+			fprintf(stderr, "ddfrtnl: MemAvailable did not fall by %ld kB in 60 s\n",
+				kb);
+			return 1;
+		}
+	return 0;
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fclose(f))
+		die(path);
+}
+
 /*
  * The requests' processes are forked ahead, each waiting on the pipe, so
  * that what is timed after the fall is the requests, not starting them.
@@ -338,9 +366,7 @@ static int cmd_probe(const char *dev, long kb, const char *ready)
 {
 	unsigned int mtu;
 	int go[2], ifindex, up, i, status, bad = 0;
-	uint64_t end;
 	long base;
-	FILE *f;
 	char c;
 
 	ifindex = if_nametoindex(dev);
@@ -365,19 +391,13 @@ static int cmd_probe(const char *dev, long kb, const char *ready)
 	}
 	close(go[0]);
 	base = mem_available_kb();
-	f = fopen(ready, "w");
-	if (!f || fclose(f))
-		die(ready);
-	end = now_ns() + 60 * 1000000000ull;
-	while (base - mem_available_kb() < kb)
-		if (now_ns() > end) {
-			fprintf(stderr, "ddfrtnl: MemAvailable did not fall by %ld kB in 60 s\n",
-				kb);
-			close(go[1]); /* the requests' processes end unsent */
-			while (wait(&status) > 0)
-				;
-			return 1;
-		}
+	touch(ready);
+	if (mem_fall(base, kb)) {
+		close(go[1]); /* the requests' processes end unsent */
+		while (wait(&status) > 0)
+			;
+		return 1;
+	}
 	printf("start %llu\n", (unsigned long long)real_us());
 	fflush(stdout);
 	if (write(go[1], "go!", 3) != 3)
@@ -388,6 +408,40 @@ static int cmd_probe(const char *dev, long kb, const char *ready)
 		    WEXITSTATUS(status))
 			bad = 1;
 	return bad;
+}
+
+static int cmd_watch(const char *dev, long kb, const char *ready,
+		     const char *go, const char *stop)
+{
+	unsigned int mtu, seq = 0;
+	struct mnl_socket *nl;
+	int ifindex, up;
+	long base;
+
+	ifindex = if_nametoindex(dev);
+	if (!ifindex)
+		die(dev);
+	dev_state(dev, &up, &mtu);
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("rtnetlink socket");
+	base = mem_available_kb();
+	touch(ready);
+	if (mem_fall(base, kb))
+		return 1;
+	printf("start %llu\n", (unsigned long long)real_us());
+	touch(go);
+	while (access(stop, F_OK)) {
+		uint64_t t0 = real_us();
+
+		seq++;
+		setlink(nl, ifindex, MTU, 0, seq & 1 ? mtu - 1 : mtu, seq);
+		printf("mtu %llu %llu\n", (unsigned long long)t0,
+		       (unsigned long long)real_us());
+	}
+	setlink(nl, ifindex, MTU, 0, mtu, ++seq);
+	mnl_socket_close(nl);
+	return fflush(stdout) ? 1 : 0;
 }
 
 static void write_file(const char *path, const char *s)
@@ -426,8 +480,11 @@ int main(int argc, char **argv)
 				argc > 4 ? atol(argv[4]) : 1000);
 	if (argc == 5 && !strcmp(argv[1], "probe"))
 		return cmd_probe(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 7 && !strcmp(argv[1], "watch"))
+		return cmd_watch(argv[2], atol(argv[3]), argv[4], argv[5],
+				 argv[6]);
 	if (argc >= 3 && !strcmp(argv[1], "nobody"))
 		return cmd_nobody(argv + 2);
-	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl nobody CMD [ARG...]\n");
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP | ddfrtnl nobody CMD [ARG...]\n");
 	return 2;
 }

@@ -25,6 +25,11 @@
 # memory is taken, must end DDF_RTNL_MARGIN_MS (100) or more before the
 # build does.
 #
+# Last, by order too: while a reset builds, the builder's own namespace
+# deletes a rule and adds and deletes devices (the table changes under the
+# build; device events take the table's lock under RTNL); MTU changes from
+# the initial namespace must end DDF_RTNL_MARGIN_MS before the reset does.
+#
 # Measured in the debug lane (TCG, 2 vCPUs, 1 GiB; the large rule 207 MiB,
 # the most a third of MemAvailable allows), the worst request that changes
 # nothing, beside the loops for 15 s (alone: 4-8 ms, p50 0.7 ms):
@@ -264,5 +269,115 @@ done
 wait $builder || fail "the builder failed"
 expect_eq "$(ddfctl save)" "" "rules left"
 passed "$n builds in a user namespace ($rounds adds, $rounds resets of the filter): an MTU change, a dump of MPTCP's endpoints and of ddf's rules from the initial namespace each ended at least $worst ms before the build (required $margin)"
+
+# Whether a reset builds under the table's lock when the table changes
+# under it, by order. In a user namespace, as uid 65534, a rule of a fifth
+# of MemAvailable (a reset holds the old filter and the new; the old code
+# a third, below) and a small one; the large one's filter is reset
+# $rounds times. Once a tenth of a build's memory is taken (ddfrtnl
+# watch), the small rule is deleted there (the table changes while the
+# filter is built) and a dummy device is added and deleted in a loop in
+# that namespace (device events: RTNL, then the table's lock), while the
+# initial namespace changes an MTU, one request after the other. Every MTU
+# change that started 2 * $margin ms or more before the reset ended must
+# end $margin ms or more before it. The old code threw the filter away
+# when the table had changed and built another under the table's lock,
+# where the device events waited with RTNL held: measured in the debug
+# lane, MTU changes then ended 0-30 ms before the reset did.
+avail=$(mem MemAvailable)
+mid=$((avail * 1024 / 5))
+((mid < max_rule)) || mid=$max_rule
+ddfctl rule add probe family netdev hook ingress dev lo \
+	filter apbbf window 100000000 memory $((mid * 99 / 100)) action count
+line=$(ddfctl save | grep '^rule add probe ')
+mwords=${line#rule add probe }
+msize=$(ddfctl show probe | sed -n 's/.*memory \([0-9]*\) bytes.*/\1/p')
+ddfctl rule flush
+echo $((max_rule * 4)) >$params/max_net_bytes
+rm -f "$tmp"/go-* "$tmp"/end-* "$tmp"/churn-* "$tmp"/stop-* "$tmp"/ready-* \
+	"$tmp"/del-* "$tmp"/devs-* "$tmp/why"
+export mwords
+# shellcheck disable=SC2016
+ddfrtnl nobody bash -c '
+	await() { while [[ ! -e $1 ]]; do sleep 0.01; done; }
+	# shellcheck disable=SC2086
+	ddfctl rule add large $mwords || echo "the add failed" >"$tmp/why"
+	for ((r = 1; r <= rounds; r++)); do
+		# shellcheck disable=SC2086
+		ddfctl rule add small $swords ||
+			echo "the small rule was not added" >"$tmp/why"
+		touch "$tmp/ready-$r"
+		{
+			await "$tmp/churn-$r"
+			ddfctl rule del small
+			echo "${EPOCHREALTIME/./}" >"$tmp/del-$r"
+			n=0
+			while [[ ! -e $tmp/stop-$r ]]; do
+				ip link add ddfc0 type dummy && ip link del ddfc0
+				n=$((n + 1))
+			done
+			echo "$n" >"$tmp/devs-$r"
+		} &
+		await "$tmp/go-$r"
+		a=${EPOCHREALTIME/./}
+		ddfctl rule reset large filter 2>"$tmp/builderr" ||
+			echo "the reset failed: $(cat "$tmp/builderr")" >"$tmp/why"
+		echo "$a ${EPOCHREALTIME/./}" >"$tmp/end-$r"
+		await "$tmp/stop-$r"
+		wait
+	done
+	ddfctl rule flush' &
+builder=$!
+worst=
+for ((r = 1; r <= rounds; r++)); do
+	sleep 0.3
+	while [[ ! -e $tmp/ready-$r ]]; do
+		kill -0 $builder 2>/dev/null || fail "reset $r: the builder went away: $(cat "$tmp/why" 2>/dev/null)"
+		sleep 0.01
+	done
+	rm -f "$tmp/ready"
+	ddfrtnl watch "$dev" $((msize / 10240)) "$tmp/ready" "$tmp/churn-$r" \
+		"$tmp/stop-$r" >"$tmp/watch" &
+	watch=$!
+	while [[ ! -e $tmp/ready ]]; do
+		kill -0 $watch 2>/dev/null || fail "ddfrtnl watch did not start"
+		sleep 0.01
+	done
+	touch "$tmp/go-$r"
+	while [[ ! -e $tmp/end-$r ]]; do
+		kill -0 $builder 2>/dev/null || break
+		sleep 0.01
+	done
+	touch "$tmp/stop-$r"
+	wait $watch || fail "reset $r: ddfrtnl watch failed: $(cat "$tmp/watch")"
+	[[ -e $tmp/end-$r ]] || fail "reset $r: the builder went away"
+	[[ -e $tmp/why ]] && fail "reset $r: $(cat "$tmp/why")"
+	read -r t0 t1 <"$tmp/end-$r"
+	t2=$(sed -n 's/^start //p' "$tmp/watch")
+	if [[ -z $t2 ]] || ((t2 >= t1)); then
+		fail "reset $r: the build had ended before a tenth of its memory was seen taken"
+	fi
+	while [[ ! -e $tmp/devs-$r ]]; do sleep 0.01; done
+	read -r td <"$tmp/del-$r"
+	((td < t1)) || fail "reset $r: the small rule was deleted after the reset ended"
+	devs=$(cat "$tmp/devs-$r")
+	# the MTU changes that started well before the reset's end
+	read -r n late ahead < <(awk -v t1="$t1" -v m=$((margin * 1000)) '
+		$1 == "mtu" && $2 <= t1 - 2 * m {
+			n++
+			a = int((t1 - $3) / 1000)
+			if (min == "" || a < min) min = a
+			if ($3 > t1 - m) late++
+		}
+		END { print n + 0, late + 0, min == "" ? "-" : min }' "$tmp/watch")
+	pretty "" "reset $r: the build took $(((t1 - t0) / 1000)) ms, the watch started $(((t2 - t0) / 1000)) ms in; the small rule deleted $(((td - t0) / 1000)) ms in; $devs dummy devices added and deleted; $n MTU changes started $((2 * margin)) ms or more before the end, the closest ended $ahead ms before it"
+	((n >= 1)) || fail "reset $r: no MTU change started $((2 * margin)) ms before the reset ended"
+	((late == 0)) ||
+		fail "reset $r: $late MTU changes ended less than $margin ms before the reset (closest: $ahead ms): RTNL waited for a build"
+	if [[ -z $worst ]] || ((ahead < worst)); then worst=$ahead; fi
+done
+wait $builder || fail "the builder failed"
+expect_eq "$(ddfctl save)" "" "rules left"
+passed "$rounds resets of a $((msize >> 20)) MiB filter while its namespace deleted a rule and added and deleted devices: every MTU change from the initial namespace ended at least $worst ms before the reset (required $margin)"
 
 echo "rtnl.sh: $blocks passed, 0 failed"
