@@ -4,8 +4,8 @@
 # s, n from 0 to 127) at the extremes of its timestamps, if_tsoffset,
 # several sections, either byte order, standard input split across reads,
 # against times computed by tests/tools/pcapng_times.py (ASan and UBSan);
-# and the decisions of a time window where a stamp in seconds passes what
-# 64 bits of nanoseconds hold.
+# the decisions of a time window where a stamp in seconds passes what 64
+# bits of nanoseconds hold; and -w of the seconds a pcap file holds.
 # Usage: tests/tools/test_replay_times.sh [BUILD_DIR]
 set -e
 
@@ -73,6 +73,37 @@ else
 	grep -qxF "ddfctl: replay: '$tmp/past.pcapng': record 2: its timestamp 18446744080 (units of 1 s, interface 0) is after 2554-07-21 23:34:33 UTC, the last time 64 bits of nanoseconds since 1970 hold" \
 		"$tmp/err" && [ ! -e "$tmp/log" ] && [ ! -s "$tmp/sum" ] &&
 		ok || bad "a stamp past 2554: $(cat "$tmp/err" "$tmp/sum")"
+fi
+
+# Test that -w writes a pcapng record's seconds as they are up to 2^32 - 1
+# (2106), and that a record past them, which a pcap file's 32-bit seconds
+# would take back to 1970, stops replay when it is to be written (read
+# alone, it decides as any other)
+ngfile "$tmp/y2106.pcapng" 4294967294 4294967295
+"$CTL" replay "$tmp/y2106.pcapng" window 8 action count -w "$tmp/o.pcap" \
+	>/dev/null
+python3 - "$tmp/o.pcap" <<'PY' && ok || bad "-w of the seconds of 2106"
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+o, secs = 24, []
+while o < len(d):
+    sec, frac, cap = struct.unpack_from("<III", d, o)
+    secs.append((sec, frac))
+    o += 16 + cap
+sys.exit(secs != [(0xFFFFFFFE, 0), (0xFFFFFFFF, 0)])
+PY
+ngfile "$tmp/y2106.pcapng" 4294967294 4294967295 4294967296
+"$CTL" replay "$tmp/y2106.pcapng" window 8 -l "$tmp/log" >/dev/null &&
+	[ "$(awk '{ printf "%s ", $2 }' "$tmp/log")" = "new duplicate duplicate " ] &&
+	ok || bad "a pcapng record past 2106 without -w: $(cat "$tmp/log")"
+rm -f "$tmp/o.pcap"
+if "$CTL" replay "$tmp/y2106.pcapng" window 8 action count -w "$tmp/o.pcap" \
+	>/dev/null 2>"$tmp/err"; then
+	bad "-w of a pcapng record past 2106 accepted"
+else
+	grep -qxF "ddfctl: replay: '$tmp/y2106.pcapng': record 3: its time, 4294967296 s since 1970, is after 2106-02-07 06:28:15 UTC, the last time the 32-bit seconds of a pcap file (-w, -W) hold" \
+		"$tmp/err" && [ ! -e "$tmp/o.pcap" ] && ok ||
+		bad "-w of a pcapng record past 2106: $(cat "$tmp/err")"
 fi
 
 echo "test_replay_times: $pass passed, $fail failed"
