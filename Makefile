@@ -201,6 +201,15 @@ $(B)/asan/ddfctl_xdp_tests: tests/tools/test_xdp_load.c tests/tools/check.h \
 		$(B)/libddf_core.a $(CTL_LIBS) \
 		-Wl,--wrap=open_memstream,--wrap=bpf_object__load_skeleton -o $@
 
+# replay's reader over crafted captures, under ASan and UBSan
+# (tests/tools/test_replay_times.sh)
+$(B)/asan/ddfctl_pcap_times: tests/tools/pcap_times.c $(CTL_SRCS) \
+		$(CTL_HDRS) $(B)/libddf_core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ASAN_CFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl \
+		-I$(B)/xdp $< $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
+		$(B)/libddf_core.a $(CTL_LIBS) -o $@
+
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
@@ -262,7 +271,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 		$(B)/ddfctl_save_tests \
 		$(B)/ddf_pcapgen $(B)/ddf_advisegen $(B)/robust/ddf_craft \
 		$(B)/ddfctl_prom_tests $(B)/ddfctl_json_tests $(B)/asan/ddfctl \
-		$(B)/asan/ddfctl_xdp_tests
+		$(B)/asan/ddfctl_xdp_tests $(B)/asan/ddfctl_pcap_times
 	$(B)/ddfctl_msg_tests
 	$(B)/ddfctl_save_tests
 	tests/tools/test_ddfctl.sh $(B)
@@ -272,6 +281,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
 	tests/tools/test_replay_editcap.sh $(B)
+	tests/tools/test_replay_times.sh $(B)
 	tests/tools/test_advise.sh $(B)
 	tests/tools/test_ynl_spec.sh $(B)
 	DDF_BUILD=$(abspath $(B)) tests/robust/adversarial.sh offline

@@ -17,7 +17,8 @@
 # (fuzzed captures have them) where wiretap reads it whole: then editcap is
 # given -s SNAPLEN, which cuts the same records the same way before its
 # duplicate test. A capture is skipped, with the reason printed, when
-# editcap or libpcap cannot read it or their frames still differ (wiretap
+# editcap or replay cannot read it (libpcap refuses it, or a time is past
+# what 64 bits of nanoseconds hold) or their frames still differ (wiretap
 # moves some link types' pseudo-header out of the frame).
 #
 # Usage: tests/tools/test_replay_editcap.sh [BUILD_DIR]
@@ -94,7 +95,7 @@ for f in "$dir"/*.pcap "$dir"/*.pcapng; do
 		continue
 	fi
 	if ! replay_run "$first" "$f"; then
-		skips+=("$name: libpcap cannot read it: $(sed "s|$f|FILE|g" \
+		skips+=("$name: replay cannot read it: $(sed "s|$f|FILE|g" \
 			"$tmp/r.err" | tr '\n' ' ')")
 		continue
 	fi

@@ -7,12 +7,15 @@
  * its file is read on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ddfctl.h"
 #include "pcap_merge.h"
+#include "pcapng_time.h"
 
 struct head {
 	uint64_t ns;
@@ -27,6 +30,7 @@ struct pcap_merge {
 	/* each file's waiting record, from libpcap's buffer */
 	const struct pcap_pkthdr **h;
 	const u_char **d;
+	struct pcap_pkthdr *ng_h; /* a pcapng record's, stamped from the file */
 	struct pcap_merge_file *f;
 };
 
@@ -69,12 +73,12 @@ static struct head heap_pop(struct pcap_merge *m)
 }
 
 /*
- * A record's time in ns. A pcap file's seconds and fraction are unsigned
+ * A pcap file's record's time in ns. Its seconds and fraction are unsigned
  * 32-bit fields, but libpcap sign-extends them where the file is in the
  * host's byte order and not where it swaps them: a file stamped past 2038
  * (or with a fraction past 2^31) would be stamped differently on a little-
  * and a big-endian host, and replay would decide differently. Taken as the
- * format defines them. (pcapng's times never come out negative.)
+ * format defines them. At most 2^32 s: no wrap in 64 bits of ns.
  */
 static uint64_t rec_ns(const struct pcap_merge_file *f,
 		       const struct pcap_pkthdr *h)
@@ -99,10 +103,24 @@ static int read_on(struct pcap_merge *m, unsigned int i)
 	int ret = pcap_next_ex(f->pcap, &h, &d);
 
 	if (ret == 1) {
+		uint64_t ns;
+
+		if (ng_time_pcapng(f->times)) {
+			/* the file's own time (pcapng_time.h), not libpcap's */
+			if (ng_time_next(f->times, m->cmd, f->path,
+					 f->records + 1, &ns))
+				return -1;
+			m->ng_h[i] = *h;
+			m->ng_h[i].ts.tv_sec = (time_t)(ns / 1000000000);
+			m->ng_h[i].ts.tv_usec = (suseconds_t)(ns % 1000000000);
+			h = &m->ng_h[i];
+		} else {
+			ns = rec_ns(f, h);
+		}
 		m->h[i] = h;
 		m->d[i] = d;
 		/* read in ns precision: tv_usec holds nanoseconds */
-		heap_push(m, (struct head){ rec_ns(f, h), i });
+		heap_push(m, (struct head){ ns, i });
 		return 0;
 	}
 	if (ret == PCAP_ERROR_BREAK)
@@ -116,33 +134,34 @@ static int read_on(struct pcap_merge *m, unsigned int i)
 static int open_file(const char *cmd, struct pcap_merge_file *f)
 {
 	char err[PCAP_ERRBUF_SIZE] = "";
-	FILE *in = stdin;
-	uint8_t m[4];
+	int fd = STDIN_FILENO;
+	FILE *in;
 
 	if (strcmp(f->path, "-")) {
 		if (pcapng_check_ifaces(cmd, f->path))
 			return -1;
-		in = fopen(f->path, "rb");
-		if (!in)
+		fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
 			return ddfctl_err("%s: '%s': %s", cmd, f->path,
 					  strerror(errno));
-		/* a pcap file's magic in microseconds, either byte order */
-		if (fread(m, 1, 4, in) == 4 &&
-		    ((m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0xc3 &&
-		      m[3] == 0xd4) ||
-		     (m[0] == 0xd4 && m[1] == 0xc3 && m[2] == 0xb2 &&
-		      m[3] == 0xa1)))
-			f->usec = true;
-		rewind(in);
+	}
+	/* libpcap reads through it: closing it closes fd */
+	in = ng_time_open(fd, &f->times);
+	if (!in) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return ddfctl_err("%s: '%s': no memory", cmd, f->path);
 	}
 	f->pcap = pcap_fopen_offline_with_tstamp_precision(
 		in, PCAP_TSTAMP_PRECISION_NANO, err);
 	if (!f->pcap) {
-		if (in != stdin)
-			fclose(in);
+		fclose(in);
+		ng_time_free(f->times);
+		f->times = NULL;
 		return ddfctl_err("%s: '%s' is not a capture libpcap reads: %s",
 				  cmd, f->path, err);
 	}
+	f->usec = ng_time_pcap_usec(f->times);
 	f->dlt = pcap_datalink(f->pcap);
 	f->snaplen = pcap_snapshot(f->pcap);
 	return 0;
@@ -157,6 +176,7 @@ struct pcap_merge *pcap_merge_open(const char *cmd, unsigned int n,
 	if (!m || !(m->heap = calloc(n, sizeof(*m->heap))) ||
 	    !(m->h = calloc(n, sizeof(*m->h))) ||
 	    !(m->d = calloc(n, sizeof(*m->d))) ||
+	    !(m->ng_h = calloc(n, sizeof(*m->ng_h))) ||
 	    !(m->f = calloc(n, sizeof(*m->f)))) {
 		ddfctl_err("%s: no memory for %u captures", cmd, n);
 		pcap_merge_close(m);
@@ -227,10 +247,13 @@ void pcap_merge_close(struct pcap_merge *m)
 {
 	if (!m)
 		return;
-	for (unsigned int i = 0; m->f && i < m->n; i++)
+	for (unsigned int i = 0; m->f && i < m->n; i++) {
 		if (m->f[i].pcap)
 			pcap_close(m->f[i].pcap);
+		ng_time_free(m->f[i].times);
+	}
 	free(m->f);
+	free(m->ng_h);
 	free(m->d);
 	free(m->h);
 	free(m->heap);

@@ -11,7 +11,7 @@
  * the file's own order (a record stamped earlier than the one before it in
  * the same file is not moved ahead of it). Timestamps are compared in
  * nanoseconds, whatever each file's resolution: pcap in microseconds or
- * nanoseconds, pcapng with any if_tsresol (libpcap converts them). So
+ * nanoseconds, pcapng with any if_tsresol (pcapng_time.h). So
  * replay over A B decides as replay over mergecap's merge of A B.
  *
  * Each file keeps its link type and snap length: a record says which file
@@ -24,12 +24,15 @@
 #include <stdint.h>
 #include <pcap/pcap.h>
 
+struct ng_time;
+
 struct pcap_merge_file {
 	const char *path; /* as given; "-" is standard input */
 	pcap_t *pcap; /* read in nanoseconds */
 	int dlt; /* its link type */
 	int snaplen;
 	bool usec; /* a pcap file stamped in microseconds */
+	struct ng_time *times; /* a pcapng file's times, from its bytes */
 	uint64_t records; /* handed out so far */
 };
 

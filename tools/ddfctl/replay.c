@@ -603,6 +603,14 @@ static int replay_run(struct replay *rp)
 		if (drop ? rp->dropped : rp->kept) {
 			struct pcap_pkthdr out = *h;
 
+			/* pcap_dump() would cut it to 32 bits, back to 1970 */
+			if (h->ts.tv_sec > 0 &&
+			    (uint64_t)h->ts.tv_sec > UINT32_MAX)
+				return ddfctl_err("replay: '%s': record %llu: its time, %llu s since 1970, is after 2106-02-07 06:28:15 UTC, the last time the 32-bit seconds of a pcap file (-w, -W) hold",
+						  f->path,
+						  (unsigned long long)rec.record,
+						  (unsigned long long)h->ts.tv_sec);
+
 			/* read in ns; microsecond files get microseconds */
 			if (rp->prec == PCAP_TSTAMP_PRECISION_MICRO)
 				out.ts.tv_usec /= 1000;
