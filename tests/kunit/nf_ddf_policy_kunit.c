@@ -619,8 +619,6 @@ static const struct npr_case npr_cases[] = {
 	{ "hook 254", { NP_NAME, NP_U8(DDF_A_HOOK, 254) }, -EINVAL, "unknown hook", 1 },
 	{ "no name", { NP_U8(DDF_A_FAMILY, NFPROTO_IPV4), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
 	  NPR_WINDOW(64) }, -EINVAL, "a rule name is required", NPK_NO_ATTR },
-	{ "empty name", { NP_STR(DDF_A_NAME, ""), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT),
-	  NPR_WINDOW(64) }, -EINVAL, "empty rule name", 0 },
 	{ "iif at output", { NP_NAME, NP_U8(DDF_A_HOOK, NF_INET_LOCAL_OUT),
 	  NP_STR(DDF_A_IIFNAME, "lo"), NPR_FILTER, NPR_KIND(DDF_FILTER_EXACT), NPR_WINDOW(64) },
 	  -EINVAL, "an input interface needs", 2 },

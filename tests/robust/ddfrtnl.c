@@ -28,6 +28,12 @@
  *	and back) one request after the other until STOP exists: a line
  *	"mtu US US" each, when it was sent and when it was acknowledged
  *	(CLOCK_REALTIME, as probe's).
+ *   ddfrtnl churn RULE GO STOP
+ *	In this namespace, ddf's family looked up ahead: once GO exists,
+ *	delete rule RULE ("del US" when done), then add and delete a dummy
+ *	device ddfc0 one request after the other until STOP exists
+ *	("devs N": how many). Started ahead, so that what follows GO is
+ *	the requests, not starting processes.
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -47,6 +53,7 @@
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,6 +451,77 @@ static int cmd_watch(const char *dev, long kb, const char *ready,
 	return fflush(stdout) ? 1 : 0;
 }
 
+static void await_file(const char *path)
+{
+	const struct timespec tick = { 0, 1000000 };
+
+	while (access(path, F_OK))
+		nanosleep(&tick, NULL);
+}
+
+/* Add (RTM_NEWLINK) or delete (RTM_DELLINK) the dummy device name. */
+static void dummy(struct mnl_socket *nl, const char *name, bool add,
+		  unsigned int seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+	struct nlattr *info;
+
+	nlh->nlmsg_type = add ? RTM_NEWLINK : RTM_DELLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK |
+			   (add ? NLM_F_CREATE | NLM_F_EXCL : 0);
+	nlh->nlmsg_seq = seq;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (add) {
+		info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+		mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "dummy");
+		mnl_attr_nest_end(nlh, info);
+	}
+	nl_talk(nl, nlh, NULL, NULL, add ? "RTM_NEWLINK dummy" : "RTM_DELLINK dummy");
+}
+
+static int cmd_churn(const char *rule, const char *go, const char *stop)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *gnl, *rnl;
+	struct nlmsghdr *nlh;
+	unsigned int seq = 1;
+	unsigned long n = 0;
+	uint16_t id = 0;
+
+	gnl = mnl_socket_open(NETLINK_GENERIC);
+	rnl = mnl_socket_open(NETLINK_ROUTE);
+	if (!gnl || mnl_socket_bind(gnl, 0, MNL_SOCKET_AUTOPID) < 0 || !rnl ||
+	    mnl_socket_bind(rnl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("netlink sockets");
+	nlh = genl_put(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DDF_GENL_NAME);
+	nl_talk(gnl, nlh, family_id_cb, &id, DDF_GENL_NAME);
+	if (!id) {
+		errno = ENOENT;
+		die(DDF_GENL_NAME);
+	}
+	await_file(go);
+	nlh = genl_put(buf, id, NLM_F_ACK, DDF_CMD_DEL, DDF_GENL_VERSION);
+	nlh->nlmsg_seq = ++seq;
+	mnl_attr_put_strz(nlh, DDF_A_NAME, rule);
+	nl_talk(gnl, nlh, NULL, NULL, "ddf rule del");
+	printf("del %llu\n", (unsigned long long)real_us());
+	fflush(stdout);
+	while (access(stop, F_OK)) {
+		dummy(rnl, "ddfc0", true, ++seq);
+		dummy(rnl, "ddfc0", false, ++seq);
+		n++;
+	}
+	printf("devs %lu\n", n);
+	mnl_socket_close(gnl);
+	mnl_socket_close(rnl);
+	return fflush(stdout) ? 1 : 0;
+}
+
 static void write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -483,8 +561,10 @@ int main(int argc, char **argv)
 	if (argc == 7 && !strcmp(argv[1], "watch"))
 		return cmd_watch(argv[2], atol(argv[3]), argv[4], argv[5],
 				 argv[6]);
+	if (argc == 5 && !strcmp(argv[1], "churn"))
+		return cmd_churn(argv[2], argv[3], argv[4]);
 	if (argc >= 3 && !strcmp(argv[1], "nobody"))
 		return cmd_nobody(argv + 2);
-	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP | ddfrtnl nobody CMD [ARG...]\n");
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP | ddfrtnl churn RULE GO STOP |\n       ddfrtnl nobody CMD [ARG...]\n");
 	return 2;
 }
