@@ -28,25 +28,37 @@ static void fetch_restart(void *arg)
  * The names save writes for a rule's devices: each one's name now (a gone
  * one's, the name it waits for). When two have the same name (a device
  * renamed to the name another of the rule waits for), a line naming both
- * would be refused, so each renamed device of that rule is written by the
- * name it joined the rule with instead: the kernel took those all
- * different.
+ * would be refused, so each renamed device of such a clash is written by
+ * the name it joined the rule with instead: the kernel took those all
+ * different. That name may be another renamed device's name now, which
+ * then clashes in turn; a device in no clash keeps its name now.
  */
 static void saved_devs(const struct ddf_rule_info *ri, struct restore_rule *rr)
 {
 	const struct ddf_rule_spec *r = &ri->rule;
-	bool twice = false;
+	char (*devs)[16] = rr->rule.devs;
+	bool again = true;
 
-	for (unsigned int i = 0; i < r->ndevs; i++) {
+	for (unsigned int i = 0; i < r->ndevs; i++)
 		if (ri->devs[i].ifindex)
 			memcpy(rr->dev_now[i], r->devs[i], sizeof(rr->dev_now[i]));
-		for (unsigned int j = 0; j < i; j++)
-			twice |= !strcmp(r->devs[i], r->devs[j]);
+	while (again) {
+		bool clash[DDF_DEVS_MAX] = { false };
+
+		again = false;
+		for (unsigned int i = 0; i < r->ndevs; i++)
+			for (unsigned int j = 0; j < i; j++)
+				if (!strcmp(devs[i], devs[j]))
+					clash[i] = clash[j] = true;
+		/* all of a round's at once: the result is not the order's */
+		for (unsigned int i = 0; i < r->ndevs; i++) {
+			if (!clash[i] || !ri->devs[i].given[0] ||
+			    !strcmp(devs[i], ri->devs[i].given))
+				continue;
+			memcpy(devs[i], ri->devs[i].given, sizeof(devs[i]));
+			again = true;
+		}
 	}
-	for (unsigned int i = 0; twice && i < r->ndevs; i++)
-		if (ri->devs[i].given[0])
-			memcpy(rr->rule.devs[i], ri->devs[i].given,
-			       sizeof(rr->rule.devs[i]));
 }
 
 int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri)
