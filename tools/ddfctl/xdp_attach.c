@@ -29,6 +29,9 @@
 
 /* libbpf's and libxdp's messages of the load under way, kept for a failure */
 static FILE *log_out;
+/* their print functions before it, put back after it: later errors are said */
+static libbpf_print_fn_t bpf_print_before;
+static libxdp_print_fn_t xdp_print_before;
 
 static int bpf_log_print(enum libbpf_print_level level, const char *fmt,
 			 va_list ap)
@@ -54,8 +57,8 @@ static void log_begin(char **log, size_t *len)
 {
 	*log = NULL;
 	log_out = open_memstream(log, len);
-	libbpf_set_print(bpf_log_print);
-	libxdp_set_print(xdp_log_print);
+	bpf_print_before = libbpf_set_print(bpf_log_print);
+	xdp_print_before = libxdp_set_print(xdp_log_print);
 }
 
 static void log_end(void)
@@ -63,6 +66,8 @@ static void log_end(void)
 	if (log_out)
 		fclose(log_out);
 	log_out = NULL;
+	libbpf_set_print(bpf_print_before);
+	libxdp_set_print(xdp_print_before);
 }
 
 static const char *log_sep(const char *log)

@@ -134,12 +134,17 @@ static void read_dispatcher(int ifindex, struct xdp_port *p)
 int xdp_port_read(int ifindex, struct xdp_port *p)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	libbpf_print_fn_t old;
 	uint32_t id;
+	int err;
 
 	memset(p, 0, sizeof(*p));
 	p->ddf_prio = -1;
-	libbpf_set_print(bpf_quiet);
-	if (bpf_xdp_query(ifindex, 0, &q))
+	/* quiet for the query alone: later messages (a load's) are heard */
+	old = libbpf_set_print(bpf_quiet);
+	err = bpf_xdp_query(ifindex, 0, &q);
+	libbpf_set_print(old);
+	if (err)
 		return -1;
 	id = q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
 	if (!id)
