@@ -182,8 +182,9 @@ base() {
 		"$DDF_SYSROOT$bpfobj"/xdpfilt_*.o; do
 		copy_file "$root" "$bpfobj/${f##*/}"
 	done
-	# (not f: copy_bin's loop sets it)
-	for x in ddfxsk examples/ddf_vxlan.bpf.o; do
+	# (not f: copy_bin's loop sets it); the example also under the name
+	# of ddf's program
+	for x in ddfxsk examples/ddf_vxlan.bpf.o examples/ddf_xdp_judge.bpf.o; do
 		if [ -e "$DDF_BUILD/$x" ]; then
 			case $x in
 			*.o) mkdir -p "$root/ddf/examples"
@@ -191,7 +192,7 @@ base() {
 			*) copy_built "$root" "$DDF_BUILD/$x" /usr/bin ;;
 			esac
 		else
-			log "initramfs: no build/$x (run make): xdpshare.sh, xsk.sh and kfunc.sh will fail"
+			log "initramfs: no build/$x (run make): xdpshare.sh, xdpfind.sh, xsk.sh and kfunc.sh will fail"
 		fi
 	done
 	# the capture tests/netns/replay.sh replays (make builds it)

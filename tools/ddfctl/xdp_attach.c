@@ -91,6 +91,7 @@ static struct ddf_xdp *xdp_open(const struct ddf_rule_info *ri)
 	if (skel) {
 		skel->rodata->ddf_rule_id = ri->id;
 		skel->rodata->ddf_mark = ri->rule.mark;
+		skel->rodata->ddf_owner = XDP_OWNER;
 		bpf_program__set_autoload(skel->progs.ddf_xdp,
 					  xdp_chosen(skel, ri) ==
 						  skel->progs.ddf_xdp);
@@ -210,16 +211,18 @@ static const struct xdp_comp *no_frags(const struct xdp_port *p)
 static int refuse_shared(const char *dev, const struct xdp_port *p,
 			 const struct xdp_how *how)
 {
+	if (p->unreadable)
+		return xdp_unreadable("xdp attach", dev, p);
 	if (p->ddf_id)
 		return ddfctl_err("xdp attach: %s has ddf's XDP program already (rule id %u; ddfctl xdp detach dev %s first)",
-				  dev, xdp_prog_rule(p->ddf_id), dev);
+				  dev, p->ddf_rule, dev);
 	if (!p->main_id)
-		return 0;
+		return how->exclusive ? 0 : xdp_libxdp_check("xdp attach", dev);
 	if (how->exclusive)
 		return ddfctl_err("xdp attach: exclusive takes %s alone, and it has the XDP program '%s' (id %u): remove it, or attach without exclusive to run beside it",
 				  dev, p->main_name, p->main_id);
-	if (p->unreadable)
-		return xdp_unreadable("xdp attach", dev, p);
+	if (p->dispatcher && xdp_libxdp_check("xdp attach", dev))
+		return -1;
 	if (!p->dispatcher)
 		return ddfctl_err("xdp attach: %s has the XDP program '%s' (id %u), attached without libxdp's dispatcher, so nothing can run beside it: load it through libxdp (xdp-loader) or remove it (ip link set dev %s xdp off), then attach again",
 				  dev, p->main_name, p->main_id, dev);
@@ -282,9 +285,6 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 				  dev, strerror(errno));
 	if (refuse_shared(dev, &p, how))
 		return -1;
-	if (!xdp_bpffs_here())
-		return ddfctl_err("xdp attach: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s), or attach with exclusive",
-				  XDP_BPFFS_HINT);
 	if (!mode)
 		mode = p.main_id ? p.mode : 1;
 	skel = xdp_open(ri);
@@ -400,7 +400,10 @@ int xdp_detach_dev(const char *dev)
 	ifindex = (int)if_nametoindex(dev);
 	if (!ifindex)
 		return ddfctl_err("xdp detach: no device '%s' here", dev);
-	if (!xdp_port_read(ifindex, &p) && p.unreadable)
+	if (xdp_port_read(ifindex, &p))
+		return ddfctl_err("xdp detach: %s: cannot ask its XDP program: %s",
+				  dev, strerror(errno));
+	if (p.unreadable)
 		return xdp_unreadable("xdp detach", dev, &p);
 	if (!p.ddf_id)
 		return ddfctl_err("xdp detach: %s has no ddf XDP program", dev);
@@ -414,6 +417,8 @@ int xdp_detach_dev(const char *dev)
 		return 0;
 	}
 	/* the dispatcher is made again without ddf's program; the rest stay */
+	if (xdp_libxdp_check("xdp detach", dev))
+		return -1;
 	log_begin(&log, &len);
 	prog = xdp_program__from_id(p.ddf_id);
 	err = libxdp_get_error(prog);
@@ -428,4 +433,45 @@ int xdp_detach_dev(const char *dev)
 			   dev, strerror(-err), log_sep(log), log ? log : "");
 	free(log);
 	return err ? -1 : 0;
+}
+
+/* libxdp's quiet: what it cannot read is said here, in one sentence */
+static int xdp_quiet(enum libxdp_print_level level, const char *fmt,
+		     va_list ap)
+{
+	return 0;
+}
+
+int xdp_libxdp_check(const char *what, const char *dev)
+{
+	int ifindex = (int)if_nametoindex(dev);
+	struct xdp_multiprog *mp;
+	libxdp_print_fn_t old;
+	struct xdp_port p;
+	bool legacy;
+	long err;
+
+	/* not libxdp's: the change says what it finds */
+	if (!ifindex || xdp_port_read(ifindex, &p) ||
+	    (p.main_id && !p.dispatcher))
+		return 0;
+	if (!xdp_bpffs_here() && !p.main_id)
+		return ddfctl_err("%s: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s), or attach with exclusive",
+				  what, XDP_BPFFS_HINT);
+	if (!xdp_bpffs_here())
+		return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), whose programs are pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s)",
+				  what, dev, p.main_id, XDP_BPFFS_HINT);
+	if (!p.main_id)
+		return 0;
+	old = libxdp_set_print(xdp_quiet);
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	libxdp_set_print(old);
+	err = libxdp_get_error(mp);
+	legacy = !err && mp && xdp_multiprog__is_legacy(mp);
+	if (!err && mp)
+		xdp_multiprog__close(mp);
+	if (err || !mp || legacy)
+		return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), which this libxdp cannot change (another version's, or its pins in /sys/fs/bpf/xdp removed)",
+				  what, dev, p.main_id);
+	return 0;
 }
