@@ -29,7 +29,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 	$(B)/ddfpkt $(B)/ddfxsk $(B)/replay.pcap $(B)/replay-port1.pcap \
 	$(B)/libxt_ddf.so $(B)/ddf_spangen $(B)/examples/ddf_vxlan.bpf.o \
-	$(B)/examples/ddf_xdp_judge.bpf.o $(ROBUST_BINS)
+	$(B)/examples/ddf_xdp_judge.bpf.o $(B)/xdprace.so $(ROBUST_BINS)
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -219,6 +219,12 @@ $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
 $(B)/ddfxsk: tests/netns/ddfxsk.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -lxdp -lbpf -o $@
+
+# xdprace.so, preloaded, puts another XDP program on a device just before
+# the process detaches one (tests/netns/xdpshare.sh); copied into the VMs.
+$(B)/xdprace.so: tests/netns/xdprace.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -fPIC $< -ldl -lbpf -o $@
 
 # ddf_spangen writes what a mirror port delivers and what a family netdev
 # rule keeps of it (tests/netns/span.sh); libpcap, copied into the VMs.

@@ -183,12 +183,14 @@ base() {
 		copy_file "$root" "$bpfobj/${f##*/}"
 	done
 	# (not f: copy_bin's loop sets it); the example also under the name
-	# of ddf's program
-	for x in ddfxsk examples/ddf_vxlan.bpf.o examples/ddf_xdp_judge.bpf.o; do
+	# of ddf's program, and xdprace.so, which makes a race to order
+	for x in ddfxsk examples/ddf_vxlan.bpf.o examples/ddf_xdp_judge.bpf.o \
+		xdprace.so; do
 		if [ -e "$DDF_BUILD/$x" ]; then
 			case $x in
 			*.o) mkdir -p "$root/ddf/examples"
 			     cp "$DDF_BUILD/$x" "$root/ddf/examples/" ;;
+			*.so) copy_built "$root" "$DDF_BUILD/$x" /usr/lib/ddf ;;
 			*) copy_built "$root" "$DDF_BUILD/$x" /usr/bin ;;
 			esac
 		else

@@ -607,9 +607,9 @@ debug_lane() {
 	done
 }
 
-# arm64_build: ddfctl, ddfpkt, ddfxsk, ddf_spangen, libxt_ddf.so and the
-# kfunc's example (also under ddf's program's name) cross-built against
-# the arm64 root, into
+# arm64_build: ddfctl, ddfpkt, ddfxsk, ddf_spangen, libxt_ddf.so, the
+# kfunc's example (also under ddf's program's name) and xdprace.so
+# cross-built against the arm64 root, into
 # $DDF_BUILD/cross/arm64 (the VMs' base takes them from there)
 arm64_build() {
 	o=$DDF_BUILD/cross/arm64
@@ -618,7 +618,7 @@ arm64_build() {
 		CC="aarch64-linux-gnu-gcc --sysroot=$arm64_root" \
 		"$o/ddfctl" "$o/ddfpkt" "$o/ddfxsk" "$o/ddf_spangen" \
 		"$o/libxt_ddf.so" "$o/examples/ddf_vxlan.bpf.o" \
-		"$o/examples/ddf_xdp_judge.bpf.o" \
+		"$o/examples/ddf_xdp_judge.bpf.o" "$o/xdprace.so" \
 		>"$o/build.log" 2>&1 || {
 		show_tail "$o/build.log" 30
 		return 1

@@ -270,13 +270,38 @@ static int attach_failed(const struct ddf_rule_info *ri, const char *dev,
 			  dev, strerror(-err), log_sep(log), log ? log : "");
 }
 
+/*
+ * Where the kernel cannot run programs behind a dispatcher, libxdp
+ * attaches a lone program directly: ddf's is taken off again, and only it
+ * (XDP_FLAGS_REPLACE with its fd), so that a program another tool put in
+ * its place meanwhile stays. 0 if it was not there alone.
+ */
+static int undo_lone(struct xdp_program *prog, int ifindex, const char *dev)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = xdp_program__fd(prog));
+	struct xdp_port now;
+	int err;
+
+	if (xdp_port_read(ifindex, &now) || !now.ddf_id || now.dispatcher)
+		return 0;
+	err = bpf_xdp_detach(ifindex, XDP_FLAGS_REPLACE |
+			     (now.mode == 2 ? XDP_FLAGS_SKB_MODE :
+					      XDP_FLAGS_DRV_MODE), &o);
+	/* -EEXIST: another program replaced it, which is not ours to remove */
+	if (err && err != -EEXIST)
+		return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), and ddf's program, which libxdp attached alone there, could not be taken off again (%s): ddfctl xdp detach dev %s",
+				  dev, strerror(-err), dev);
+	return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), so it cannot be shared: attach with exclusive to have it alone",
+			  dev);
+}
+
 static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 			 const char *dev, const struct xdp_how *how)
 {
 	int mode = how->mode, err = 0;
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts);
 	struct xdp_program *prog;
-	struct xdp_port p, now;
+	struct xdp_port p;
 	struct ddf_xdp *skel;
 	char *log = NULL;
 
@@ -315,22 +340,14 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 			printf("%s: no native XDP in its driver: attached in generic mode\n",
 			       dev);
 	}
+	if (err)
+		attach_failed(ri, dev, &p, mode, err, log);
+	else
+		err = undo_lone(prog, ifindex, dev);
+	free(log);
 	xdp_program__close(prog);
 	ddf_xdp__destroy(skel);
-	if (err) {
-		attach_failed(ri, dev, &p, mode, err, log);
-		free(log);
-		return -1;
-	}
-	free(log);
-	/* libxdp attaches a lone program directly where the kernel cannot share */
-	if (!xdp_port_read(ifindex, &now) && now.ddf_id && !now.dispatcher) {
-		bpf_xdp_detach(ifindex, now.mode == 2 ? XDP_FLAGS_SKB_MODE :
-							XDP_FLAGS_DRV_MODE, NULL);
-		return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), so it cannot be shared: attach with exclusive to have it alone",
-				  dev);
-	}
-	return 0;
+	return err ? -1 : 0;
 }
 
 int xdp_attach_rule(const char *dev, const char *name,
