@@ -248,14 +248,15 @@ static int xdp_show(void)
 	if (!err)
 		xdp_show_print(stdout, v, n);
 	free(v);
+	/* each device whose programs cannot be told, after those that can */
 	for (i = ifs; !err && unread && i->if_index; i++) {
 		struct xdp_port p;
 
 		if (!xdp_port_read((int)i->if_index, &p) && p.unreadable)
-			err = xdp_unreadable("xdp show", i->if_name, &p);
+			xdp_unreadable("xdp show", i->if_name, &p);
 	}
 	if_freenameindex(ifs);
-	return err;
+	return err ? err : unread ? -1 : 0;
 }
 
 /* xdp detach all: ddf's program off every device; the others are tried on */
