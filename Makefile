@@ -29,7 +29,7 @@ BENCH_HDRS := $(wildcard tools/ddfbench/*.h)
 all: $(B)/libddf_core.a $(B)/ddfbench $(B)/ddf_core_tests $(B)/ddfctl \
 	$(B)/ddfpkt $(B)/ddfxsk $(B)/replay.pcap $(B)/replay-port1.pcap \
 	$(B)/libxt_ddf.so $(B)/ddf_spangen $(B)/examples/ddf_vxlan.bpf.o \
-	$(ROBUST_BINS)
+	$(B)/examples/ddf_xdp_judge.bpf.o $(B)/xdprace.so $(ROBUST_BINS)
 
 help:
 	@echo "make                 build the core library, ddfbench and the tests"
@@ -130,6 +130,13 @@ $(B)/examples/ddf_vxlan.bpf.o: examples/xdp/ddf_vxlan.bpf.c \
 	$(MAKE) --no-print-directory -C examples/xdp \
 		DDF_INCLUDE=$(abspath uapi) OUT=$(abspath $(@D))
 
+# The example under the name of ddf's own program: a user's program that
+# ddfctl must not take for ddf's (tests/netns/xdpfind.sh).
+$(B)/examples/ddf_xdp_judge.bpf.o: examples/xdp/ddf_vxlan.bpf.c \
+		uapi/linux/ddf.h uapi/ddf/bpf_ddf.h
+	@mkdir -p $(dir $@)
+	$(BPF_CC) -target $(BPF_TARGET) -Dddf_vxlan=ddf_xdp_judge -c $< -o $@
+
 ifeq ($(BPF_TARGET),bpfel)
 $(B)/xdp/ddf_xdp.skel.h: $(B)/xdp/ddf_xdp.bpf.o
 	bpftool gen skeleton $< name ddf_xdp >$@.tmp && mv $@.tmp $@
@@ -221,6 +228,12 @@ $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
 $(B)/ddfxsk: tests/netns/ddfxsk.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -lxdp -lbpf -o $@
+
+# xdprace.so, preloaded, puts another XDP program on a device just before
+# the process detaches one (tests/netns/xdpshare.sh); copied into the VMs.
+$(B)/xdprace.so: tests/netns/xdprace.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -fPIC $< -ldl -lbpf -o $@
 
 # ddf_spangen writes what a mirror port delivers and what a family netdev
 # rule keeps of it (tests/netns/span.sh); libpcap, copied into the VMs.

@@ -9,12 +9,14 @@
 # byte. Unloading either leaves the other working. What cannot be shared is
 # refused in one sentence, and nothing changes: a program attached without
 # libxdp, programs in another mode, exclusive beside others, no BPF file
-# system. save, a module reload and restore put ddf's program back beside
-# xdp-filter, first again.
+# system; where the kernel cannot share, ddf's program, attached alone by
+# libxdp, is taken off again, and only it (another program put there just
+# before stays). save, a module reload and restore put ddf's program back
+# beside xdp-filter, first again.
 #
 #   DDF_MODULES=<directory with nf_ddf.ko> tests/netns/xdpshare.sh
 #   (ddfctl, ddfpkt, ddf_spangen, tcpdump, xdp-filter and xdp-loader in
-#   $PATH; bpffs at /sys/fs/bpf)
+#   $PATH; bpffs at /sys/fs/bpf; DDF_XDPRACE: build/xdprace.so)
 #
 # ┌──────────────────┐        ┌──────────────────────────────────────────┐
 # │ $snd             │  veth  │ $rcv, the capture box                    │
@@ -34,6 +36,8 @@ rcv="ddfshr-$$-rcv"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${DDF_MODULES:=$(cd "$here/../.." && pwd)}"
 module=$DDF_MODULES/nf_ddf.ko
+# where the VMs have it (tests/qemu/initramfs.sh)
+: "${DDF_XDPRACE:=/usr/lib/ddf/xdprace.so}"
 tmp=$(mktemp -d)
 blocks=0
 seed=00112233445566778899aabbccddeeff
@@ -79,6 +83,7 @@ fi
 for t in xdp-filter xdp-loader; do
 	command -v "$t" >/dev/null || fail "no $t in PATH (xdp-tools)"
 done
+[[ -e $DDF_XDPRACE ]] || fail "no $DDF_XDPRACE (make all builds xdprace.so)"
 [[ $(stat -f -c %t /sys/fs/bpf 2>/dev/null) == cafe4a11 ]] ||
 	fail "no BPF file system at /sys/fs/bpf"
 capture_setup
@@ -213,6 +218,20 @@ refusals() {
 	expect_eq "$(ip -n "$rcv" -d link show m0 | grep -c 'prog/xdp')" 0 \
 		"m0's programs after an attach libxdp could not share"
 	pretty rcv "LIBXDP_SKIP_DISPATCHER=1 ddfctl xdp attach: $out"
+	# the same, another program put on m0 in place of ddf's between
+	# ddfctl's look and its detach (xdprace.so, just before the detach):
+	# ddfctl takes off ddf's program only, so the other one stays
+	out=$(nsenter --net="/run/netns/$rcv" env LIBXDP_SKIP_DISPATCHER=1 \
+		LD_PRELOAD="$DDF_XDPRACE" ddfctl xdp attach dev m0 rule span 2>&1) &&
+		fail "attach where libxdp cannot share, raced, succeeded"
+	[[ $out == *"xdprace: xdprace_other attached to ifindex "*": ok"* ]] ||
+		fail "the race was not made: $out"
+	[[ $out == *"at m0 (no freplace), so it cannot be shared"* ]] ||
+		fail "attach where libxdp cannot share, raced, said: $out"
+	expect_eq "$(ip -n "$rcv" -d link show m0 | grep -o 'prog/xdp id [0-9]* name [a-z_]*' |
+		awk '{ print $5 }')" xdprace_other "m0's program after the raced attach"
+	pretty rcv "LD_PRELOAD=xdprace.so LIBXDP_SKIP_DISPATCHER=1 ddfctl xdp attach: $out"
+	ip -n "$rcv" link set dev m0 xdp off
 	out=$(ip netns exec "$rcv" ddfctl xdp attach dev m0 rule span 2>&1) &&
 		fail "attach without /sys/fs/bpf succeeded"
 	[[ $out == *"none is mounted at /sys/fs/bpf here (ip netns exec hides it"* ]] ||

@@ -182,16 +182,19 @@ base() {
 		"$DDF_SYSROOT$bpfobj"/xdpfilt_*.o; do
 		copy_file "$root" "$bpfobj/${f##*/}"
 	done
-	# (not f: copy_bin's loop sets it)
-	for x in ddfxsk examples/ddf_vxlan.bpf.o; do
+	# (not f: copy_bin's loop sets it); the example also under the name
+	# of ddf's program, and xdprace.so, which makes a race to order
+	for x in ddfxsk examples/ddf_vxlan.bpf.o examples/ddf_xdp_judge.bpf.o \
+		xdprace.so; do
 		if [ -e "$DDF_BUILD/$x" ]; then
 			case $x in
 			*.o) mkdir -p "$root/ddf/examples"
 			     cp "$DDF_BUILD/$x" "$root/ddf/examples/" ;;
+			*.so) copy_built "$root" "$DDF_BUILD/$x" /usr/lib/ddf ;;
 			*) copy_built "$root" "$DDF_BUILD/$x" /usr/bin ;;
 			esac
 		else
-			log "initramfs: no build/$x (run make): xdpshare.sh, xsk.sh and kfunc.sh will fail"
+			log "initramfs: no build/$x (run make): xdpshare.sh, xdpfind.sh, xsk.sh and kfunc.sh will fail"
 		fi
 	done
 	# the capture tests/netns/replay.sh replays (make builds it)

@@ -31,16 +31,30 @@ bool ddfctl_dry_run;
 
 static bool seen[256]; /* bytes in the names of saved rules */
 
-/* The names save means to write: now, or given when one is there twice. */
+/*
+ * The names save means to write: each port's name now; where names meet,
+ * those of renamed ports their given ones, all of a round together, until
+ * none meet.
+ */
 static void expected_devs(const struct mrule *r, char devs[][16])
 {
-	bool twice = false;
+	bool changed = true;
 
 	for (unsigned int i = 0; i < r->n; i++)
-		for (unsigned int j = 0; j < i; j++)
-			twice |= !strcmp(r->p[i].name, r->p[j].name);
-	for (unsigned int i = 0; i < r->n; i++)
-		memcpy(devs[i], twice ? r->p[i].given : r->p[i].name, 16);
+		memcpy(devs[i], r->p[i].name, 16);
+	while (changed) {
+		bool meets[DDF_DEVS_MAX] = { false };
+
+		changed = false;
+		for (unsigned int i = 0; i < r->n; i++)
+			for (unsigned int j = 0; j < r->n; j++)
+				meets[i] |= j != i && !strcmp(devs[i], devs[j]);
+		for (unsigned int i = 0; i < r->n; i++)
+			if (meets[i] && strcmp(devs[i], r->p[i].given)) {
+				memcpy(devs[i], r->p[i].given, 16);
+				changed = true;
+			}
+	}
 }
 
 /*
@@ -426,6 +440,64 @@ static void one_case(void)
 	free(text);
 }
 
+/*
+ * A rule's ports by (name now, given name); want: the names save writes.
+ * Test that only the ports of a clash are written by their given names:
+ * a renamed port that meets no other keeps its name now.
+ */
+static void clash_case(const char *what, unsigned int n,
+		       const char *const ports[][2], const char *const want[])
+{
+	struct ddf_rule_info ri;
+	struct restore_set s = { 0 };
+	bool ok;
+
+	memset(&ri, 0, sizeof(ri));
+	snprintf(ri.rule.name, sizeof(ri.rule.name), "clash");
+	ri.rule.ndevs = n;
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(ri.rule.devs[i], 16, "%s", ports[i][0]);
+		snprintf(ri.devs[i].given, 16, "%s", ports[i][1]);
+		ri.devs[i].ifindex = i + 1;
+	}
+	ok = !state_add_rule(&s, &ri) && s.n == 1;
+	for (unsigned int i = 0; ok && i < n; i++)
+		ok = !strcmp(s.v[0].rule.devs[i], want[i]) &&
+		     !strcmp(s.v[0].dev_now[i], ports[i][0]);
+	if (!ok) {
+		fail_count++;
+		printf("FAIL %s: saved as", what);
+		for (unsigned int i = 0; s.n && i < n; i++)
+			printf(" %s", s.v[0].rule.devs[i]);
+		printf(", not");
+		for (unsigned int i = 0; i < n; i++)
+			printf(" %s", want[i]);
+		printf("\n");
+	}
+	restore_free(&s);
+}
+
+static void clash_cases(void)
+{
+	/* a1 renamed onto a2, which a2's port waits for; b renamed to c */
+	static const char *const two[][2] = {
+		{ "a0", "a0" }, { "a2", "a1" }, { "a2", "a2" }, { "c", "b" },
+	};
+	static const char *const two_want[] = { "a0", "a1", "a2", "c" };
+	/*
+	 * x twice; its ports' given names: a, b; then a is the name now of
+	 * a port given c, which so clashes in the second round; e no part
+	 */
+	static const char *const chain[][2] = {
+		{ "x", "a" }, { "x", "b" }, { "a", "c" }, { "e", "d" },
+	};
+	static const char *const chain_want[] = { "a", "b", "c", "e" };
+
+	clash_case("a name twice, a renamed port apart", 4, two, two_want);
+	clash_case("a clash whose given name clashes again", 4, chain,
+		   chain_want);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) :
@@ -435,6 +507,7 @@ int main(int argc, char **argv)
 
 	if (model_init())
 		return 1;
+	clash_cases();
 	printf("test_save_states: seed %llu (rerun: %s %llu %d)\n",
 	       (unsigned long long)seed, argv[0], (unsigned long long)seed, n);
 	model_seed(seed);
@@ -449,7 +522,7 @@ int main(int argc, char **argv)
 	dup2(saved_stderr, 2);
 	for (unsigned int c = 0; c < nlegal; c++)
 		missing += !seen[legal_bytes[c]];
-	printf("test_save_states: %d cases, %llu rules, %llu ports: %llu present (%llu renamed), %llu waiting (%llu renamed first, %llu for a device in another namespace), %llu with the name of another port of their rule; %llu rules saved by their given names; %llu xdp lines; as comments: %llu lines restore would refuse (%llu rules another client named, programs on a device their rule's line does not name or on a name an earlier line has), %llu programs of a deleted rule; %u of the %u bytes Linux takes in a name seen in saved names\n",
+	printf("test_save_states: %d cases, %llu rules, %llu ports: %llu present (%llu renamed), %llu waiting (%llu renamed first, %llu for a device in another namespace), %llu with the name of another port of their rule; %llu rules with ports saved by their given names; %llu xdp lines; as comments: %llu lines restore would refuse (%llu rules another client named, programs on a device their rule's line does not name or on a name an earlier line has), %llu programs of a deleted rule; %u of the %u bytes Linux takes in a name seen in saved names\n",
 	       cases, nrules, nports, npresent, nrenamed, nwaiting,
 	       nrenamed_gone, nmoved, nshared, ntwice_rules, nxdp, nrefused,
 	       nbad, ngone_rule, nlegal - missing, nlegal);

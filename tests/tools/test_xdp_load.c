@@ -5,7 +5,8 @@
  * that writes a line to libbpf's log and succeeds or is refused, and
  * open_memstream() fails for the attachments a test names. Built with
  * ASan (make check-tools), which stops at a log freed twice or read after
- * it was freed.
+ * it was freed. And libbpf's and libxdp's print functions: those ddfctl
+ * sets for a while are put back, so later messages are heard.
  *
  * Linked with -Wl,--wrap=open_memstream,--wrap=bpf_object__load_skeleton.
  */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
 
 #include "check.h"
 #include "ddfctl.h"
@@ -177,11 +179,69 @@ static void test_refused_no_log(void)
 	free(err);
 }
 
+/* stand-ins for the libraries' own print functions (stderr) */
+static int heard_bpf;
+static bool xdp_ours;
+
+static int bpf_listener(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	heard_bpf++;
+	return 0;
+}
+
+static int xdp_listener(enum libxdp_print_level level, const char *fmt,
+			va_list ap)
+{
+	return 0;
+}
+
+/* whether a message of each library now reaches the stand-ins */
+static bool heard(void)
+{
+	libxdp_print_fn_t xfn = libxdp_set_print(NULL);
+
+	libxdp_set_print(xfn);
+	xdp_ours = xfn == xdp_listener;
+	heard_bpf = 0;
+	libbpf_says("libbpf: a later load: verifier says no\n");
+	return heard_bpf == 1 && xdp_ours;
+}
+
+/*
+ * Test that after xdp_port_read() (a device asked, whatever the answer)
+ * and after a load, a later message of libbpf (a load refused) and of
+ * libxdp is heard as it was before, not swallowed.
+ */
+static void test_print_put_back(void)
+{
+	libbpf_print_fn_t bpf_before = libbpf_set_print(bpf_listener);
+	libxdp_print_fn_t xdp_before = libxdp_set_print(xdp_listener);
+	struct ddf_rule_info ri;
+	struct ddf_xdp *skel;
+	struct xdp_port p;
+
+	xdp_port_read(1, &p);
+	CHECK(heard(), "after xdp_port_read: libbpf's message heard %d times, libxdp's print function %s",
+	      heard_bpf, xdp_ours ? "ours" : "another");
+	memset(&ri, 0, sizeof(ri));
+	ri.id = 1;
+	no_memstream = refused = 0;
+	attaching = 0;
+	if (!xdp_load(&ri, &skel))
+		ddf_xdp__destroy(skel);
+	CHECK(heard(), "after a load: libbpf's message heard %d times, libxdp's print function %s",
+	      heard_bpf, xdp_ours ? "ours" : "another");
+	libbpf_set_print(bpf_before);
+	libxdp_set_print(xdp_before);
+}
+
 int main(void)
 {
 	test_no_log();
 	test_refused();
 	test_refused_no_log();
+	test_print_put_back();
 	printf("test_xdp_load: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

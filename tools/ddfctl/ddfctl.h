@@ -212,8 +212,12 @@ int ddfctl_fetch_req(const struct ddf_cmd_req *req,
 
 /* xdp.c: XDP programs calling nf_ddf's kfunc */
 int cmd_xdp(int argc, char **argv);
-/* ddf's programs' names (tools/xdp/ddf_xdp.bpf.c) begin so: it is found by it */
-#define XDP_PROG_NAME "ddf_xdp"
+/*
+ * ddfctl writes this into the read-only data of each program of ddf's it
+ * loads (ddf_owner), and knows its programs by it: it is in no object
+ * file, so no other program carries it by accident, whatever its name.
+ */
+#define XDP_OWNER 0x12c562040361ce09ULL
 /*
  * its run priority in libxdp's dispatcher, lowest first: before
  * xdp-filter's (10), libxdp's AF_XDP program's (20) and its default (50)
@@ -237,12 +241,18 @@ void xdp_attached(uint32_t rule_id, char *buf, size_t size);
  * ("native", "generic"), "other" for another program, or NULL for none.
  */
 const char *xdp_mode_on(int ifindex, uint32_t rule_id);
-/* Each device with ddf's XDP program: its rule's number, how it is there */
-int xdp_each(void (*fn)(const char *dev, uint32_t rule_id,
+/*
+ * Each device with ddf's XDP program: its rule's number, how it is there.
+ * -1 when the devices cannot be listed, or when what runs at one cannot
+ * be told (each such device said, as what, and left out; fn still has
+ * the others).
+ */
+int xdp_each(const char *what,
+	     void (*fn)(const char *dev, uint32_t rule_id,
 			const struct xdp_how *how, void *arg),
 	     void *arg);
 
-/* xdp_port.c: what runs at a device's XDP hook */
+/* xdp_port.c: what runs at a device's XDP hook, as the kernel tells it */
 #define XDP_OTHERS_MAX 10 /* a dispatcher's most components */
 struct xdp_comp { /* a program in libxdp's dispatcher, not ddf's */
 	uint32_t id;
@@ -250,28 +260,35 @@ struct xdp_comp { /* a program in libxdp's dispatcher, not ddf's */
 	bool frags; /* loaded for multi-buffer frames */
 	char name[16];
 };
+/* why what runs at a device cannot be told (xdp_port.unreadable) */
+enum {
+	XDP_READ_OK,
+	XDP_READ_DENIED, /* BPF will not describe the programs to us */
+	XDP_READ_LAYOUT, /* a dispatcher of a layout we do not know */
+	XDP_READ_EMPTY, /* dispatcher slots without programs: pins removed */
+};
 struct xdp_port {
 	int mode; /* 1: native, 2: generic; 0: no program */
 	uint32_t main_id; /* the program attached: the dispatcher, or alone */
 	char main_name[16];
 	bool dispatcher; /* libxdp's */
-	bool unreadable; /* a dispatcher libxdp could not read */
+	int unreadable; /* XDP_READ_*: what the kernel cannot tell, and why */
+	int err; /* XDP_READ_DENIED: BPF's errno */
+	unsigned int slots, linked; /* XDP_READ_EMPTY: slots, programs */
 	bool frags;
 	uint32_t ddf_id; /* ddf's program; main_id when attached alone */
+	uint32_t ddf_rule; /* the rule number it was loaded with */
 	int ddf_prio; /* its run priority in the dispatcher */
 	size_t nothers;
 	struct xdp_comp others[XDP_OTHERS_MAX];
 };
 /* What runs at the device of ifindex into p; -1 if it cannot be asked */
 int xdp_port_read(int ifindex, struct xdp_port *p);
-/* The rule number a ddf program was loaded with; 0 if it cannot be read */
-uint32_t xdp_prog_rule(uint32_t prog_id);
 const char *xdp_mode_word(int mode);
-bool xdp_is_ddf(const char *name); /* a program of ddf's, by its name */
 /* libxdp's pins: the BPF file system at /sys/fs/bpf, or why it is not here */
 bool xdp_bpffs_here(void);
 #define XDP_BPFFS_HINT "ip netns exec hides it: run ddfctl under nsenter --net=/run/netns/NAME; else mount -t bpf bpf /sys/fs/bpf"
-/* "WHAT: DEV has libxdp's dispatcher, ... cannot read" on stderr; -1 */
+/* "WHAT: DEV has ..., so whether ... cannot be told" on stderr; -1 */
 int xdp_unreadable(const char *what, const char *dev, const struct xdp_port *p);
 
 /* A device with ddf's XDP program, as xdp show lists them (text or JSON) */
@@ -295,6 +312,11 @@ int xdp_attach_rule(const char *dev, const char *name,
 struct ddf_xdp;
 int xdp_load(const struct ddf_rule_info *ri, struct ddf_xdp **skel);
 int xdp_detach_dev(const char *dev);
+/*
+ * Whether libxdp can change the programs of dev here (it keeps them
+ * pinned in the BPF file system): 0, else -1 after saying why, as what.
+ */
+int xdp_libxdp_check(const char *what, const char *dev);
 
 /*
  * gro.c: GRO, hardware GRO and LRO merge TCP segments before the netdev
@@ -399,7 +421,7 @@ void restore_free(struct restore_set *s);
 int cmd_restore(int argc, char **argv);
 
 /* state.c: the rules and XDP programs of the namespace; save and apply */
-int state_fetch(struct restore_set *s);
+int state_fetch(const char *what, struct restore_set *s);
 /* a rule as the kernel reports it, and a device with ddf's XDP program */
 int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri);
 int state_add_xdp(struct restore_set *s, const char *dev, uint32_t rule_id,

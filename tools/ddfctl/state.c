@@ -28,25 +28,37 @@ static void fetch_restart(void *arg)
  * The names save writes for a rule's devices: each one's name now (a gone
  * one's, the name it waits for). When two have the same name (a device
  * renamed to the name another of the rule waits for), a line naming both
- * would be refused, so each renamed device of that rule is written by the
- * name it joined the rule with instead: the kernel took those all
- * different.
+ * would be refused, so each renamed device of such a clash is written by
+ * the name it joined the rule with instead: the kernel took those all
+ * different. That name may be another renamed device's name now, which
+ * then clashes in turn; a device in no clash keeps its name now.
  */
 static void saved_devs(const struct ddf_rule_info *ri, struct restore_rule *rr)
 {
 	const struct ddf_rule_spec *r = &ri->rule;
-	bool twice = false;
+	char (*devs)[16] = rr->rule.devs;
+	bool again = true;
 
-	for (unsigned int i = 0; i < r->ndevs; i++) {
+	for (unsigned int i = 0; i < r->ndevs; i++)
 		if (ri->devs[i].ifindex)
 			memcpy(rr->dev_now[i], r->devs[i], sizeof(rr->dev_now[i]));
-		for (unsigned int j = 0; j < i; j++)
-			twice |= !strcmp(r->devs[i], r->devs[j]);
+	while (again) {
+		bool clash[DDF_DEVS_MAX] = { false };
+
+		again = false;
+		for (unsigned int i = 0; i < r->ndevs; i++)
+			for (unsigned int j = 0; j < i; j++)
+				if (!strcmp(devs[i], devs[j]))
+					clash[i] = clash[j] = true;
+		/* all of a round's at once: the result is not the order's */
+		for (unsigned int i = 0; i < r->ndevs; i++) {
+			if (!clash[i] || !ri->devs[i].given[0] ||
+			    !strcmp(devs[i], ri->devs[i].given))
+				continue;
+			memcpy(devs[i], ri->devs[i].given, sizeof(devs[i]));
+			again = true;
+		}
 	}
-	for (unsigned int i = 0; twice && i < r->ndevs; i++)
-		if (ri->devs[i].given[0])
-			memcpy(rr->rule.devs[i], ri->devs[i].given,
-			       sizeof(rr->rule.devs[i]));
 }
 
 int state_add_rule(struct restore_set *s, const struct ddf_rule_info *ri)
@@ -103,15 +115,16 @@ static void fetch_xdp(const char *dev, uint32_t rule_id,
 		c->oom = true;
 }
 
-int state_fetch(struct restore_set *s)
+int state_fetch(const char *what, struct restore_set *s)
 {
 	struct fetch_ctx c = { .s = s };
 
 	memset(s, 0, sizeof(*s));
+	/* a device whose programs cannot be told fails it: none is left out */
 	if (ddfctl_fetch_all(fetch_rule, fetch_restart, &c) || c.oom ||
-	    xdp_each(fetch_xdp, &c) || c.oom) {
+	    xdp_each(what, fetch_xdp, &c) || c.oom) {
 		restore_free(s);
-		return c.oom ? ddfctl_err("save: out of memory") : -1;
+		return c.oom ? ddfctl_err("%s: out of memory", what) : -1;
 	}
 	return 0;
 }
@@ -257,7 +270,7 @@ int cmd_save(int argc, char **argv)
 		return ddfctl_err("save: '%s' is not expected", argv[0]);
 	if (ddfctl_dry_run)
 		return ddfctl_run(&req);
-	if (state_fetch(&s))
+	if (state_fetch("save", &s))
 		return -1;
 	refused = state_print(stdout, &s);
 	restore_free(&s);
@@ -395,6 +408,24 @@ int apply_plan(const struct restore_set *now, const struct restore_set *want,
 	return 0;
 }
 
+/*
+ * The plan's XDP changes that libxdp makes (a program that shares its
+ * port, attached or detached), checked before any step: one failing half
+ * way would be undone by the same means, which would fail too.
+ */
+static int apply_xdp_check(const struct apply_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct restore_step *st = &p->st[i];
+
+		if ((st->kind == RS_ATTACH || st->kind == RS_DETACH) &&
+		    !st->xdp->how.exclusive &&
+		    xdp_libxdp_check("apply", st->xdp->dev))
+			return -1;
+	}
+	return 0;
+}
+
 int cmd_apply(int argc, char **argv)
 {
 	const char *path, *against = NULL;
@@ -410,13 +441,15 @@ int cmd_apply(int argc, char **argv)
 	if (restore_read_file("apply", path, &want))
 		return ddfctl_err("apply: nothing was changed");
 	if (against ? restore_read_file("apply", against, &now) :
-		      state_fetch(&now)) {
+		      state_fetch("apply", &now)) {
 		restore_free(&want);
 		return ddfctl_err("apply: nothing was changed");
 	}
 	if (wait >= 0)
 		left = restore_wait("apply", &want, (unsigned int)wait);
 	err = apply_plan(&now, &want, &p);
+	if (!err && !against && apply_xdp_check(&p))
+		err = ddfctl_err("apply: nothing was changed");
 	if (!err)
 		err = restore_run("apply", p.st, p.n, &restore_kernel);
 	if (!err) {

@@ -73,7 +73,7 @@ void xdp_attached(uint32_t rule_id, char *buf, size_t size)
 		char how[32];
 		int n;
 
-		if (!prog || xdp_prog_rule(prog) != rule_id)
+		if (!prog || p.ddf_rule != rule_id)
 			continue;
 		if (prog == p.main_id)
 			snprintf(how, sizeof(how), "exclusive");
@@ -93,32 +93,40 @@ const char *xdp_mode_on(int ifindex, uint32_t rule_id)
 	struct xdp_port p;
 	uint32_t prog = ddf_prog_on(ifindex, &p);
 
-	if (prog && xdp_prog_rule(prog) == rule_id)
+	if (prog && p.ddf_rule == rule_id)
 		return xdp_mode_word(p.mode);
 	/* not ddf's for this rule: is there any program? */
 	return p.main_id ? "other" : NULL;
 }
 
-int xdp_each(void (*fn)(const char *dev, uint32_t rule_id,
+int xdp_each(const char *what,
+	     void (*fn)(const char *dev, uint32_t rule_id,
 			const struct xdp_how *how, void *arg),
 	     void *arg)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
+	int err = 0;
 
 	if (!ifs)
-		return ddfctl_err("xdp: listing the devices: %s", strerror(errno));
+		return ddfctl_err("%s: listing the devices: %s", what,
+				  strerror(errno));
 	for (i = ifs; i->if_index; i++) {
 		struct xdp_port p;
 		uint32_t prog = ddf_prog_on((int)i->if_index, &p);
 		struct xdp_how how;
 
+		/* what cannot be told is never taken for "no ddf program" */
+		if (p.unreadable) {
+			err = xdp_unreadable(what, i->if_name, &p);
+			continue;
+		}
 		if (!prog)
 			continue;
 		how_of(&p, &how);
-		fn(i->if_name, xdp_prog_rule(prog), &how, arg);
+		fn(i->if_name, p.ddf_rule, &how, arg);
 	}
 	if_freenameindex(ifs);
-	return 0;
+	return err;
 }
 
 struct rule_names {
@@ -199,7 +207,7 @@ static int xdp_show(void)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
 	struct xdp_dev *v = NULL, *nv;
-	size_t n = 0;
+	size_t n = 0, unread = 0;
 	int err = 0;
 
 	if (!ifs)
@@ -210,11 +218,12 @@ static int xdp_show(void)
 		uint32_t prog = ddf_prog_on((int)i->if_index, &p);
 		struct rule_names r = { 0 };
 
+		/* said after the list, which has the others */
 		if (p.unreadable)
-			xdp_unreadable("xdp show", i->if_name, &p);
-		if (!prog)
+			unread++;
+		if (!prog || p.unreadable)
 			continue;
-		r.id = xdp_prog_rule(prog);
+		r.id = p.ddf_rule;
 		if (r.id && ddfctl_fetch(NULL, find_id, &r)) {
 			err = -1;
 			break;
@@ -236,11 +245,18 @@ static int xdp_show(void)
 		memcpy(v[n].rule, r.name, sizeof(r.name));
 		n++;
 	}
-	if_freenameindex(ifs);
 	if (!err)
 		xdp_show_print(stdout, v, n);
 	free(v);
-	return err;
+	/* each device whose programs cannot be told, after those that can */
+	for (i = ifs; !err && unread && i->if_index; i++) {
+		struct xdp_port p;
+
+		if (!xdp_port_read((int)i->if_index, &p) && p.unreadable)
+			xdp_unreadable("xdp show", i->if_name, &p);
+	}
+	if_freenameindex(ifs);
+	return err ? err : unread ? -1 : 0;
 }
 
 /* xdp detach all: ddf's program off every device; the others are tried on */
@@ -254,13 +270,13 @@ static void detach_one(const char *dev, uint32_t rule_id,
 static int xdp_detach_all(void)
 {
 	unsigned int failed = 0;
+	/* a device whose programs cannot be told is said, the others detached */
+	int err = xdp_each("xdp detach all", detach_one, &failed);
 
-	if (xdp_each(detach_one, &failed))
-		return -1;
 	if (failed)
 		return ddfctl_err("xdp detach all: %u devices kept ddf's program",
 				  failed);
-	return 0;
+	return err;
 }
 
 /* priority N: libxdp's run priorities are unsigned; a dispatcher sorts them */

@@ -29,6 +29,9 @@
 
 /* libbpf's and libxdp's messages of the load under way, kept for a failure */
 static FILE *log_out;
+/* their print functions before it, put back after it: later errors are said */
+static libbpf_print_fn_t bpf_print_before;
+static libxdp_print_fn_t xdp_print_before;
 
 static int bpf_log_print(enum libbpf_print_level level, const char *fmt,
 			 va_list ap)
@@ -54,8 +57,8 @@ static void log_begin(char **log, size_t *len)
 {
 	*log = NULL;
 	log_out = open_memstream(log, len);
-	libbpf_set_print(bpf_log_print);
-	libxdp_set_print(xdp_log_print);
+	bpf_print_before = libbpf_set_print(bpf_log_print);
+	xdp_print_before = libxdp_set_print(xdp_log_print);
 }
 
 static void log_end(void)
@@ -63,6 +66,8 @@ static void log_end(void)
 	if (log_out)
 		fclose(log_out);
 	log_out = NULL;
+	libbpf_set_print(bpf_print_before);
+	libxdp_set_print(xdp_print_before);
 }
 
 static const char *log_sep(const char *log)
@@ -86,6 +91,7 @@ static struct ddf_xdp *xdp_open(const struct ddf_rule_info *ri)
 	if (skel) {
 		skel->rodata->ddf_rule_id = ri->id;
 		skel->rodata->ddf_mark = ri->rule.mark;
+		skel->rodata->ddf_owner = XDP_OWNER;
 		bpf_program__set_autoload(skel->progs.ddf_xdp,
 					  xdp_chosen(skel, ri) ==
 						  skel->progs.ddf_xdp);
@@ -205,16 +211,18 @@ static const struct xdp_comp *no_frags(const struct xdp_port *p)
 static int refuse_shared(const char *dev, const struct xdp_port *p,
 			 const struct xdp_how *how)
 {
+	if (p->unreadable)
+		return xdp_unreadable("xdp attach", dev, p);
 	if (p->ddf_id)
 		return ddfctl_err("xdp attach: %s has ddf's XDP program already (rule id %u; ddfctl xdp detach dev %s first)",
-				  dev, xdp_prog_rule(p->ddf_id), dev);
+				  dev, p->ddf_rule, dev);
 	if (!p->main_id)
-		return 0;
+		return how->exclusive ? 0 : xdp_libxdp_check("xdp attach", dev);
 	if (how->exclusive)
 		return ddfctl_err("xdp attach: exclusive takes %s alone, and it has the XDP program '%s' (id %u): remove it, or attach without exclusive to run beside it",
 				  dev, p->main_name, p->main_id);
-	if (p->unreadable)
-		return xdp_unreadable("xdp attach", dev, p);
+	if (p->dispatcher && xdp_libxdp_check("xdp attach", dev))
+		return -1;
 	if (!p->dispatcher)
 		return ddfctl_err("xdp attach: %s has the XDP program '%s' (id %u), attached without libxdp's dispatcher, so nothing can run beside it: load it through libxdp (xdp-loader) or remove it (ip link set dev %s xdp off), then attach again",
 				  dev, p->main_name, p->main_id, dev);
@@ -262,13 +270,38 @@ static int attach_failed(const struct ddf_rule_info *ri, const char *dev,
 			  dev, strerror(-err), log_sep(log), log ? log : "");
 }
 
+/*
+ * Where the kernel cannot run programs behind a dispatcher, libxdp
+ * attaches a lone program directly: ddf's is taken off again, and only it
+ * (XDP_FLAGS_REPLACE with its fd), so that a program another tool put in
+ * its place meanwhile stays. 0 if it was not there alone.
+ */
+static int undo_lone(struct xdp_program *prog, int ifindex, const char *dev)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = xdp_program__fd(prog));
+	struct xdp_port now;
+	int err;
+
+	if (xdp_port_read(ifindex, &now) || !now.ddf_id || now.dispatcher)
+		return 0;
+	err = bpf_xdp_detach(ifindex, XDP_FLAGS_REPLACE |
+			     (now.mode == 2 ? XDP_FLAGS_SKB_MODE :
+					      XDP_FLAGS_DRV_MODE), &o);
+	/* -EEXIST: another program replaced it, which is not ours to remove */
+	if (err && err != -EEXIST)
+		return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), and ddf's program, which libxdp attached alone there, could not be taken off again (%s): ddfctl xdp detach dev %s",
+				  dev, strerror(-err), dev);
+	return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), so it cannot be shared: attach with exclusive to have it alone",
+			  dev);
+}
+
 static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 			 const char *dev, const struct xdp_how *how)
 {
 	int mode = how->mode, err = 0;
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts);
 	struct xdp_program *prog;
-	struct xdp_port p, now;
+	struct xdp_port p;
 	struct ddf_xdp *skel;
 	char *log = NULL;
 
@@ -277,9 +310,6 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 				  dev, strerror(errno));
 	if (refuse_shared(dev, &p, how))
 		return -1;
-	if (!xdp_bpffs_here())
-		return ddfctl_err("xdp attach: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s), or attach with exclusive",
-				  XDP_BPFFS_HINT);
 	if (!mode)
 		mode = p.main_id ? p.mode : 1;
 	skel = xdp_open(ri);
@@ -310,22 +340,14 @@ static int attach_shared(const struct ddf_rule_info *ri, int ifindex,
 			printf("%s: no native XDP in its driver: attached in generic mode\n",
 			       dev);
 	}
+	if (err)
+		attach_failed(ri, dev, &p, mode, err, log);
+	else
+		err = undo_lone(prog, ifindex, dev);
+	free(log);
 	xdp_program__close(prog);
 	ddf_xdp__destroy(skel);
-	if (err) {
-		attach_failed(ri, dev, &p, mode, err, log);
-		free(log);
-		return -1;
-	}
-	free(log);
-	/* libxdp attaches a lone program directly where the kernel cannot share */
-	if (!xdp_port_read(ifindex, &now) && now.ddf_id && !now.dispatcher) {
-		bpf_xdp_detach(ifindex, now.mode == 2 ? XDP_FLAGS_SKB_MODE :
-							XDP_FLAGS_DRV_MODE, NULL);
-		return ddfctl_err("xdp attach: the kernel cannot run programs behind libxdp's dispatcher at %s (no freplace), so it cannot be shared: attach with exclusive to have it alone",
-				  dev);
-	}
-	return 0;
+	return err ? -1 : 0;
 }
 
 int xdp_attach_rule(const char *dev, const char *name,
@@ -395,7 +417,10 @@ int xdp_detach_dev(const char *dev)
 	ifindex = (int)if_nametoindex(dev);
 	if (!ifindex)
 		return ddfctl_err("xdp detach: no device '%s' here", dev);
-	if (!xdp_port_read(ifindex, &p) && p.unreadable)
+	if (xdp_port_read(ifindex, &p))
+		return ddfctl_err("xdp detach: %s: cannot ask its XDP program: %s",
+				  dev, strerror(errno));
+	if (p.unreadable)
 		return xdp_unreadable("xdp detach", dev, &p);
 	if (!p.ddf_id)
 		return ddfctl_err("xdp detach: %s has no ddf XDP program", dev);
@@ -409,6 +434,8 @@ int xdp_detach_dev(const char *dev)
 		return 0;
 	}
 	/* the dispatcher is made again without ddf's program; the rest stay */
+	if (xdp_libxdp_check("xdp detach", dev))
+		return -1;
 	log_begin(&log, &len);
 	prog = xdp_program__from_id(p.ddf_id);
 	err = libxdp_get_error(prog);
@@ -423,4 +450,45 @@ int xdp_detach_dev(const char *dev)
 			   dev, strerror(-err), log_sep(log), log ? log : "");
 	free(log);
 	return err ? -1 : 0;
+}
+
+/* libxdp's quiet: what it cannot read is said here, in one sentence */
+static int xdp_quiet(enum libxdp_print_level level, const char *fmt,
+		     va_list ap)
+{
+	return 0;
+}
+
+int xdp_libxdp_check(const char *what, const char *dev)
+{
+	int ifindex = (int)if_nametoindex(dev);
+	struct xdp_multiprog *mp;
+	libxdp_print_fn_t old;
+	struct xdp_port p;
+	bool legacy;
+	long err;
+
+	/* not libxdp's: the change says what it finds */
+	if (!ifindex || xdp_port_read(ifindex, &p) ||
+	    (p.main_id && !p.dispatcher))
+		return 0;
+	if (!xdp_bpffs_here() && !p.main_id)
+		return ddfctl_err("%s: libxdp keeps the programs that share a port pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s), or attach with exclusive",
+				  what, XDP_BPFFS_HINT);
+	if (!xdp_bpffs_here())
+		return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), whose programs are pinned in the BPF file system, and none is mounted at /sys/fs/bpf here (%s)",
+				  what, dev, p.main_id, XDP_BPFFS_HINT);
+	if (!p.main_id)
+		return 0;
+	old = libxdp_set_print(xdp_quiet);
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	libxdp_set_print(old);
+	err = libxdp_get_error(mp);
+	legacy = !err && mp && xdp_multiprog__is_legacy(mp);
+	if (!err && mp)
+		xdp_multiprog__close(mp);
+	if (err || !mp || legacy)
+		return ddfctl_err("%s: %s has libxdp's dispatcher (id %u), which this libxdp cannot change (another version's, or its pins in /sys/fs/bpf/xdp removed)",
+				  what, dev, p.main_id);
+	return 0;
 }

@@ -18,16 +18,22 @@
  * count) does not. A kernel may refuse a program behind libxdp's
  * dispatcher that changes packet data where the dispatcher's slot does
  * not (6.12 does, with libxdp 1.3's dispatcher), so only rules of action
- * mark need ddf_xdp. ddfctl finds either by its name's "ddf_xdp".
+ * mark need ddf_xdp.
+ *
+ * ddfctl knows its programs by ddf_owner, a value it writes into their
+ * read-only data before the load, not by their names: another program
+ * may have any name, this one's included, and even one built from this
+ * file has 0 there.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
 #include <ddf/bpf_ddf.h>
 
-/* set by ddfctl before the load: the rule's DDF_A_ID and its mark */
+/* set by ddfctl before the load: the rule's DDF_A_ID, its mark, its owner */
 const volatile __u32 ddf_rule_id;
 const volatile __u32 ddf_mark;
+const volatile __u64 ddf_owner;
 
 SEC("xdp.frags")
 int ddf_xdp(struct xdp_md *ctx)
