@@ -75,7 +75,18 @@ help:
 	@echo "make bench           the papers' tables, every filter's speed and error"
 	@echo "                     rate against memory (build/bench/; not in check)"
 
-$(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
+# The core's objects follow the compiler and its flags: $(B)/cflags changes
+# when they do, so an existing build tree takes a new flag too.
+CFLAGS_NOW := $(CC) $(CPPFLAGS) $(CFLAGS)
+ifneq ($(CFLAGS_NOW),$(shell cat $(B)/cflags 2>/dev/null))
+$(B)/cflags: FORCE
+endif
+$(B)/cflags:
+	@mkdir -p $(@D)
+	@echo '$(CFLAGS_NOW)' >$@
+.PHONY: FORCE
+
+$(B)/core/%.o: ddf_core/%.c $(CORE_HDRS) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -c $< -o $@
 
@@ -90,7 +101,7 @@ $(B)/libddf_core.a: $(CORE_OBJS)
 # the interleaving suite drives); nothing else links it.
 TEST_CPPFLAGS := $(CORE_CPPFLAGS) -DDDF_AGE_PAUSE_POINTS
 TEST_CORE_OBJS := $(patsubst ddf_core/%.c,$(B)/test-core/%.o,$(CORE_SRCS))
-$(B)/test-core/%.o: ddf_core/%.c $(CORE_HDRS)
+$(B)/test-core/%.o: ddf_core/%.c $(CORE_HDRS) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CPPFLAGS) -c $< -o $@
 
@@ -321,7 +332,8 @@ check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 # The suites with threads again under ThreadSanitizer: a race fails them.
 TSAN_SUITES := ddf_concurrency ddf_tickets ddf_interleave ddf_qht_concurrent \
 	       ddf_window_rates ddf_a2_rates ddf_bdbf_rates
-$(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS)
+$(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS) \
+		$(B)/cflags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 -fsanitize=thread $(TEST_CPPFLAGS) -Itests/core \
 		-pthread $(TEST_SRCS) $(CORE_SRCS) -lm -o $@
