@@ -66,8 +66,8 @@ help:
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
 	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
-	@echo "make check-cross     the core's tests and replay built for arm64 and"
-	@echo "                     big-endian s390x, run under qemu-user (CROSS_ARCHS)"
+	@echo "make check-cross     the core's tests, replay and sizing built for arm64"
+	@echo "                     and big-endian s390x, run under qemu-user (CROSS_ARCHS)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
@@ -589,7 +589,8 @@ check-kcsan: setup all
 
 # The core and replay on other CPUs (tests/cross/run.sh): ddf_core_tests
 # and ddfctl cross-built for CROSS_ARCHS against Debian's libraries of
-# each, run under qemu-user; replay must decide as here, record by record.
+# each, run under qemu-user; replay must decide as here, record by record,
+# and sizing give the same shapes, bit for bit (tests/cross/size.sh).
 CROSS_ARCHS ?= arm64 s390x
 CROSS_PKGS := gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user-static \
 	      mmdebstrap
@@ -602,9 +603,13 @@ check-arm64: setup all tcpdump-tests
 	@DDF_EXTRA_PKGS="$(ARM64_PKGS)" scripts/setup-debian.sh
 	@tests/qemu/run.sh arm64
 
+# The core's sizing over a grid and its shape boundaries (tests/cross/size.sh)
+$(B)/ddf_size_grid: tests/cross/size_grid.c $(B)/libddf_core.a $(CORE_HDRS)
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
+
 .PHONY: check-cross
 check-cross: $(B)/ddfctl $(B)/ddf_pcapgen $(B)/ddf_spangen \
-		$(B)/robust/ddf_craft tcpdump-tests
+		$(B)/robust/ddf_craft $(B)/ddf_size_grid tcpdump-tests
 	@DDF_EXTRA_PKGS="$(CROSS_PKGS)" scripts/setup-debian.sh
 	@tests/cross/run.sh $(CROSS_ARCHS)
 
