@@ -5,6 +5,12 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter
+# Every operation of the sizing rounds on its own, so that the same rule
+# words give the same shape on every CPU: GCC fuses a * b + c into one
+# rounding where the CPU has a fused multiply-add (arm64, s390x), which
+# moves a shape's boundary by an ulp. Whatever CFLAGS are given, in every
+# build of the core and the tools (make check-core checks it).
+override CFLAGS += -ffp-contract=off
 CORE_CPPFLAGS := -Iddf_core -Iddf_core/env/user
 B       := build
 # the VM lanes and benchmarks take their binaries from the same directory
@@ -60,8 +66,8 @@ help:
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
 	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
-	@echo "make check-cross     the core's tests and replay built for arm64 and"
-	@echo "                     big-endian s390x, run under qemu-user (CROSS_ARCHS)"
+	@echo "make check-cross     the core's tests, replay and sizing built for arm64"
+	@echo "                     and big-endian s390x, run under qemu-user (CROSS_ARCHS)"
 	@echo "make soak            the debug lane with the robustness suites made long"
 	@echo "make soak-key        the key's fast path against its general walk, 10^8 frames"
 	@echo "make vm-shell        a shell in a VM with nf_ddf loaded (LANE=debug|stock)"
@@ -75,7 +81,18 @@ help:
 	@echo "make bench           the papers' tables, every filter's speed and error"
 	@echo "                     rate against memory (build/bench/; not in check)"
 
-$(B)/core/%.o: ddf_core/%.c $(CORE_HDRS)
+# The core's objects follow the compiler and its flags: $(B)/cflags changes
+# when they do, so an existing build tree takes a new flag too.
+CFLAGS_NOW := $(CC) $(CPPFLAGS) $(CFLAGS)
+ifneq ($(CFLAGS_NOW),$(shell cat $(B)/cflags 2>/dev/null))
+$(B)/cflags: FORCE
+endif
+$(B)/cflags:
+	@mkdir -p $(@D)
+	@echo '$(CFLAGS_NOW)' >$@
+.PHONY: FORCE
+
+$(B)/core/%.o: ddf_core/%.c $(CORE_HDRS) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) -c $< -o $@
 
@@ -90,7 +107,7 @@ $(B)/libddf_core.a: $(CORE_OBJS)
 # the interleaving suite drives); nothing else links it.
 TEST_CPPFLAGS := $(CORE_CPPFLAGS) -DDDF_AGE_PAUSE_POINTS
 TEST_CORE_OBJS := $(patsubst ddf_core/%.c,$(B)/test-core/%.o,$(CORE_SRCS))
-$(B)/test-core/%.o: ddf_core/%.c $(CORE_HDRS)
+$(B)/test-core/%.o: ddf_core/%.c $(CORE_HDRS) $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CPPFLAGS) -c $< -o $@
 
@@ -337,6 +354,8 @@ kernel-background:
 	@tests/qemu/kernel.sh --background
 
 check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
+	@tests/core/fp_contract.sh $(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) \
+		-Iuapi
 	$(B)/ddf_core_tests
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		$(B)/tsan/ddf_core_tests $(TSAN_SUITES)
@@ -344,7 +363,8 @@ check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 # The suites with threads again under ThreadSanitizer: a race fails them.
 TSAN_SUITES := ddf_concurrency ddf_tickets ddf_interleave ddf_qht_concurrent \
 	       ddf_window_rates ddf_a2_rates ddf_bdbf_rates
-$(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS)
+$(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS) \
+		$(B)/cflags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 -fsanitize=thread $(TEST_CPPFLAGS) -Itests/core \
 		-pthread $(TEST_SRCS) $(CORE_SRCS) -lm -o $@
@@ -592,7 +612,8 @@ check-kcsan: setup all
 
 # The core and replay on other CPUs (tests/cross/run.sh): ddf_core_tests
 # and ddfctl cross-built for CROSS_ARCHS against Debian's libraries of
-# each, run under qemu-user; replay must decide as here, record by record.
+# each, run under qemu-user; replay must decide as here, record by record,
+# and sizing give the same shapes, bit for bit (tests/cross/size.sh).
 CROSS_ARCHS ?= arm64 s390x
 CROSS_PKGS := gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user-static \
 	      mmdebstrap
@@ -605,9 +626,13 @@ check-arm64: setup all tcpdump-tests
 	@DDF_EXTRA_PKGS="$(ARM64_PKGS)" scripts/setup-debian.sh
 	@tests/qemu/run.sh arm64
 
+# The core's sizing over a grid and its shape boundaries (tests/cross/size.sh)
+$(B)/ddf_size_grid: tests/cross/size_grid.c $(B)/libddf_core.a $(CORE_HDRS)
+	$(CC) $(CFLAGS) $(CORE_CPPFLAGS) $< $(B)/libddf_core.a -o $@
+
 .PHONY: check-cross
 check-cross: $(B)/ddfctl $(B)/ddf_pcapgen $(B)/ddf_spangen \
-		$(B)/robust/ddf_craft tcpdump-tests
+		$(B)/robust/ddf_craft $(B)/ddf_size_grid tcpdump-tests
 	@DDF_EXTRA_PKGS="$(CROSS_PKGS)" scripts/setup-debian.sh
 	@tests/cross/run.sh $(CROSS_ARCHS)
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Elementary functions for the sizing code, without libm: the core must
- * build freestanding. Accurate to a few ulp over the ranges sizing uses.
+ * build freestanding, and libm's last bit differs between hosts. Accurate
+ * to a few ulp over the ranges sizing uses, and the same bits on every CPU
+ * as long as no multiply and add are fused (ddf_size.h).
  * Floating point: userspace only (the kernel receives resolved integers).
  */
 #ifndef DDF_MATH_H

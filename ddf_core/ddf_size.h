@@ -4,6 +4,14 @@
  * (ddfctl, ddfbench, tests) sizes a filter and hands resolved integer
  * parameters to the kernel, which never needs this file. The files named
  * ddf_size*.c are therefore left out of the kernel build.
+ *
+ * The same request sizes the same filter on every CPU and compiler: each
+ * operation rounds on its own (every build compiles with -ffp-contract=off,
+ * as a fused multiply-add would round a * b + c once and move a shape's
+ * boundary by an ulp; tests/core/fp_contract.sh checks the flag is in
+ * force) and the only functions are ddf_math.h's, not libm's, whose last
+ * bit may differ between hosts. GCC ignores #pragma STDC FP_CONTRACT,
+ * hence the flag.
  */
 #ifndef DDF_SIZE_H
 #define DDF_SIZE_H

@@ -13,6 +13,11 @@
 #     packets by the core's key hash under a seed, writes the same capture
 #   - tests/cross/replay.sh: every capture replayed with one seed by
 #     this machine's ddfctl and by ARCH's decides the same, record by record
+#   - tests/cross/size.sh: every filter kind sized over a grid of windows
+#     and rates that are not round, and at the rates of the shape
+#     boundaries ddf_size_grid finds here by search, gives the same
+#     shape and rates to the bit; beside ddf_core_tests, which leaves
+#     the second CPU idle
 #
 #   tests/cross/run.sh ARCH...
 #
@@ -24,6 +29,17 @@ set -eu
 t_all=$(now)
 passed=0
 failed=0
+
+# The sizing requests, with the shape boundaries found here (size.sh)
+t0=$(now)
+requests=$DDF_BUILD/cross/size-requests.txt
+mkdir -p "$DDF_BUILD/cross"
+if "$DDF_BUILD/ddf_size_grid" requests >"$requests"; then
+	pass "sizing: $(wc -l <"$requests") requests, $(grep -c '^edge ' "$requests") of them on shape boundaries found here, in $(($(now) - t0)) s"
+else
+	flunk "sizing: ddf_size_grid requests"
+	: >"$requests"
+fi
 
 for arch in "$@"; do
 	case $arch in
@@ -42,12 +58,16 @@ for arch in "$@"; do
 	if ! make -C "$DDF_ROOT" --no-print-directory -j"$DDF_JOBS" \
 		B="$out" CC="$triplet-gcc --sysroot=$root" \
 		"$out/ddf_core_tests" "$out/ddfctl" "$out/robust/ddf_craft" \
-		>"$out/build.log" 2>&1; then
+		"$out/ddf_size_grid" >"$out/build.log" 2>&1; then
 		show_tail "$out/build.log" 30
 		flunk "$arch: cross-build ddf_core_tests and ddfctl ($out/build.log)"
 		continue
 	fi
 	pass "$arch: ddf_core_tests and ddfctl cross-built in $(($(now) - t0)) s"
+
+	"$DDF_ROOT/tests/cross/size.sh" "$arch" "$requests" "$DDF_BUILD" \
+		"$out" "$qemu" -L "$root" >"$out/size.log" 2>&1 &
+	size_pid=$!
 
 	t0=$(now)
 	if "$qemu" -L "$root" "$out/ddf_core_tests" >"$out/core.log" 2>&1; then
@@ -83,6 +103,13 @@ for arch in "$@"; do
 	else
 		grep -E '^not ok' -A6 "$out/replay.log" | head -n 30 | sed 's/^/       /'
 		flunk "$arch: $(tail -n 1 "$out/replay.log") ($out/replay.log)"
+	fi
+
+	if wait "$size_pid"; then
+		pass "$arch: $(tail -n 1 "$out/size.log")"
+	else
+		grep -E '^not ok' -A6 "$out/size.log" | head -n 30 | sed 's/^/       /'
+		flunk "$arch: $(tail -n 1 "$out/size.log") ($out/size.log)"
 	fi
 done
 
