@@ -17,8 +17,9 @@
 # 4. the rendered kernel policies agree with nf_ddf/nf_ddf_policy.c: every
 #    attribute the kernel takes is in a request of the spec, with the same
 #    type, check and bounds. Attributes the kernel rejects (pads, reply
-#    only) are skipped; a validation function (family, hook) is a check the
-#    spec cannot express, so there only the type is compared.
+#    only) are skipped; a validation function (the rule's name) is a check
+#    the spec cannot express, so there only the type and a string's length
+#    are compared.
 #
 # The values are compared by compiling one program that prints each name's
 # value twice: once with the rendered header, once with uapi/linux/ddf.h,
@@ -298,7 +299,8 @@ def canon(expr, rng):
     if m:
         what, args = m.group(1), split_top(m.group(2))
         if what == 'VALIDATE_FN':
-            return args[0], 'validate-fn', []
+            # its third argument, when there, is the length a string's is
+            return args[0], 'validate-fn', args[2:3]
         if what == 'NESTED':
             return 'NLA_NESTED', 'nested', []
         if what in ('EXACT_LEN', 'MIN_LEN', 'MAX_LEN'):
@@ -372,8 +374,9 @@ for name in sorted(set(kern) | set(gen)):
         bad.append(f'{name}: the kernel takes it, no request of the spec')
         continue
     if k[1] == 'validate-fn':
-        # a check the spec cannot express: the type must agree
-        k = (k[0], 'plain', [])
+        # a check the spec cannot express: the type (and a string's
+        # length) must agree
+        k = (k[0], 'len' if k[2] else 'plain', k[2])
     if k[0] != g[0] or k[1] != g[1] or len(k[2]) != len(g[2]):
         bad.append(f'{name}: kernel {k[0]} {k[1]}, spec {g[0]} {g[1]}')
         continue

@@ -6,7 +6,8 @@
  *
  * Attribute tree (N: nested, reply: only in replies):
  *
- *   DDF_A_NAME            string, 1 .. DDF_NAME_MAX - 1 bytes, required
+ *   DDF_A_NAME            string, 1 .. DDF_NAME_MAX - 1 bytes of 0x21-0x7e,
+ *                         required
  *   DDF_A_FAMILY          u8   NFPROTO_IPV4 | NFPROTO_IPV6 | NFPROTO_INET
  *                              | NFPROTO_NETDEV (a device's frames)
  *   DDF_A_HOOK            u8   NF_INET_PRE_ROUTING .. NF_INET_POST_ROUTING,
