@@ -260,10 +260,10 @@ measure() {
 		"\"pps\":$(($8 * 1000000 / $7))}"
 }
 
-# ddf's memory: the filter's bytes as the kernel reports them
+# ddf's memory: the filter's bytes as the kernel reports them (not a
+# device's traffic, which a netdev rule's output has first)
 ddf_bytes() {
-	NS "$1" ddfctl -j show b | tr ',{' '\n\n' |
-		sed -n 's/^ *"bytes": *\([0-9]*\).*/\1/p' | head -n 1
+	NS "$1" ddfctl -j show b | bash "$(dirname "$0")/filter-bytes.sh"
 }
 
 # allocs NAME CONFIG WINDOW SIZE COUNT: allocations while COUNT packets

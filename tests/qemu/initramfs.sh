@@ -236,7 +236,8 @@ base() {
 	fi
 	# The kernel-path benchmark's VM side (run.sh bench).
 	mkdir -p "$root/ddf/bench"
-	cp "$DDF_ROOT"/tests/bench/vm-bench.sh "$root/ddf/bench/"
+	cp "$DDF_ROOT"/tests/bench/vm-bench.sh \
+		"$DDF_ROOT"/tests/bench/filter-bytes.sh "$root/ddf/bench/"
 	# make demo's VM side (run.sh demo).
 	mkdir -p "$root/ddf/demo"
 	cp "$DDF_ROOT"/tests/demo/demo.sh "$root/ddf/demo/"

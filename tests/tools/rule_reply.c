@@ -79,10 +79,6 @@ struct nlmsghdr *rule_reply(const struct rule_reply *r, char *buf)
 	nlh->nlmsg_flags = NLM_F_MULTI;
 	mnl_attr_put_strz(nlh, DDF_A_NAME, r->name);
 	mnl_attr_put_u32(nlh, DDF_A_ID, 42);
-	/* the name as given and the devices' names as they are now: r's */
-	reply_put_request(nlh, rq, req.rule.hash_alg, r->bytes,
-			  1u << DDF_A_NAME | 1u << DDF_A_DEV |
-			  1u << DDF_A_DEVS);
 	if (r->ndevs) {
 		mnl_attr_put_strz(nlh, DDF_A_DEV, r->devs[0].name);
 		mnl_attr_put_u32(nlh, DDF_A_DEV_IFINDEX, r->devs[0].ifindex);
@@ -101,6 +97,14 @@ struct nlmsghdr *rule_reply(const struct rule_reply *r, char *buf)
 		}
 		mnl_attr_nest_end(nlh, list);
 	}
+	/*
+	 * The name as given and the devices' names as they are now: r's;
+	 * the devices before the filter, as the kernel puts them, so that a
+	 * reader that takes the first "bytes" takes a device's
+	 */
+	reply_put_request(nlh, rq, req.rule.hash_alg, r->bytes,
+			  1u << DDF_A_NAME | 1u << DDF_A_DEV |
+			  1u << DDF_A_DEVS);
 	n = mnl_attr_nest_start(nlh, DDF_A_STATS);
 	put_counters(nlh, r->c);
 	mnl_attr_put_u64(nlh, DDF_STATS_A_GENERATION, r->generation);

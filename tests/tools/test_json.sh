@@ -6,7 +6,8 @@
 # part of a UTF-8 character read as the character of its number (\u00XX):
 #
 # 1. ddfctl_json_tests: show, stats and xdp show of rules and devices whose
-#    names hold every byte the kernel takes in them;
+#    names hold every byte the kernel takes in them; the bench's reading
+#    of a rule's filter memory from show -j (tests/bench/filter-bytes.sh);
 # 2. replay, advise and size, the captures' file names holding '"', '\',
 #    control characters, a newline and bytes that are not UTF-8.
 #
@@ -118,6 +119,12 @@ for f in show stats; do
 done
 out=$(json_check one "$tmp/one.json" 2>&1) && ok || bad "stats -j of one rule: $out"
 out=$(json_check xdp "$tmp/xdp.json" 2>&1) && ok || bad "xdp show -j: $out"
+# the benchmark's memory of a rule: its filter's, not a device's traffic
+want=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))[0]["filter"]["bytes"])' "$tmp/show.json")
+got=$(tests/bench/filter-bytes.sh <"$tmp/show.json")
+[ "$got" = "$want" ] && ok ||
+	bad "filter-bytes.sh of a rule with devices: '$got', not $want"
 out=$(json_check none "$tmp/xdp-none.json" 2>&1) && ok ||
 	bad "xdp show -j of no device: $out"
 

@@ -45,7 +45,7 @@ fi
 u=systemd/ddf.service
 for line in Type=oneshot RemainAfterExit=yes Wants=network-pre.target \
 	SuccessExitStatus=75 \
-	'ExecStart=/sbin/modprobe nf_ddf' \
+	'ExecStart=-/sbin/modprobe nf_ddf' \
 	'ExecStart=/usr/sbin/ddfctl restore --wait ${DDF_DEVICE_WAIT} ${DDF_RULES}' \
 	'ExecReload=/usr/sbin/ddfctl apply --wait 0 ${DDF_RULES}' \
 	'ExecStop=-/usr/sbin/ddfctl xdp detach all' \

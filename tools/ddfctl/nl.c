@@ -5,6 +5,8 @@
  * be checked without the module.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -253,6 +255,34 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
 	return ret < 0 ? -errno : 0;
 }
 
+/* Whether the first line of path starts with what */
+static bool file_starts(const char *path, const char *what)
+{
+	char line[128] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return !strncmp(line, what, strlen(what));
+}
+
+/*
+ * Whether this kernel loads only modules signed by a key it trusts:
+ * module.sig_enforce (Debian's kernels set it under Secure Boot; it makes
+ * an unsigned module fail with EKEYREJECTED) or a lockdown (EPERM). Only
+ * that is asked: the kernel keeps no record of a refusal that ddfctl can
+ * read, so the advice names what modprobe said.
+ */
+static bool sig_enforced(void)
+{
+	return file_starts("/sys/module/module/parameters/sig_enforce", "Y") ||
+	       (!access("/sys/kernel/security/lockdown", F_OK) &&
+		!file_starts("/sys/kernel/security/lockdown", "[none]"));
+}
+
 static int resolve_family(struct mnl_socket *nl, uint16_t *id)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -270,6 +300,9 @@ static int resolve_family(struct mnl_socket *nl, uint16_t *id)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DDF_GENL_NAME);
 	*id = 0;
 	err = talk(nl, nlh, family_id_cb, id);
+	if ((err == -ENOENT || (!err && !*id)) && sig_enforced())
+		return ddfctl_err("generic netlink family '%s' not found: nf_ddf is not loaded and this kernel takes only modules signed by a key it trusts (Secure Boot); if modprobe nf_ddf says \"Key was rejected by service\", enroll DKMS's key (mokutil --import /var/lib/dkms/mok.pub), reboot, confirm it in the MOK manager and run modprobe nf_ddf again",
+				  DDF_GENL_NAME);
 	if (err == -ENOENT || (!err && !*id))
 		return ddfctl_err("generic netlink family '%s' not found: the nf_ddf module is not loaded (modprobe nf_ddf)",
 				  DDF_GENL_NAME);
