@@ -22,18 +22,25 @@
  *	ddfctl does). A line each, times on CLOCK_REALTIME in us (bash's
  *	EPOCHREALTIME): "start US" when the fall was seen, then "NAME US"
  *	as each request ends (mtu, mptcp, ddf).
- *   ddfrtnl watch DEV KB READY GO STOP
+ *   ddfrtnl watch DEV KB READY GO STOP KB2
  *	Once MemAvailable has fallen KB kB below what it was when READY was
  *	written, "start US", GO is created, and DEV's MTU is changed (by one
  *	and back) one request after the other until STOP exists: a line
  *	"mtu US US" each, when it was sent and when it was acknowledged
- *	(CLOCK_REALTIME, as probe's).
+ *	(CLOCK_REALTIME, as probe's). Between them, "second US" once
+ *	MemAvailable is KB2 kB below it (a second filter being built).
  *   ddfrtnl churn RULE GO STOP
  *	In this namespace, ddf's family looked up ahead: once GO exists,
  *	delete rule RULE ("del US" when done), then add and delete a dummy
  *	device ddfc0 one request after the other until STOP exists
  *	("devs N": how many). Started ahead, so that what follows GO is
  *	the requests, not starting processes.
+ *   ddfrtnl reset RULE GO END
+ *	In this namespace, ddf's family looked up ahead: once GO exists,
+ *	reset RULE's filter; END is then written whole (renamed into
+ *	place) with "US US", when the request was sent and when its
+ *	acknowledgement came, so that what the other side compares with is
+ *	the kernel's work, not a process's start and exit.
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -418,8 +425,10 @@ static int cmd_probe(const char *dev, long kb, const char *ready)
 }
 
 static int cmd_watch(const char *dev, long kb, const char *ready,
-		     const char *go, const char *stop)
+		     const char *go, const char *stop, long kb2)
 {
+	int status;
+	pid_t pid;
 	unsigned int mtu, seq = 0;
 	struct mnl_socket *nl;
 	int ifindex, up;
@@ -437,6 +446,25 @@ static int cmd_watch(const char *dev, long kb, const char *ready,
 	if (mem_fall(base, kb))
 		return 1;
 	printf("start %llu\n", (unsigned long long)real_us());
+	fflush(stdout);
+	/* memory apart: an MTU change may wait for the very build it shows */
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		const struct timespec tick = { 0, 1000000 };
+
+		while (access(stop, F_OK)) {
+			if (base - mem_available_kb() >= kb2) {
+				printf("second %llu\n",
+				       (unsigned long long)real_us());
+				fflush(stdout);
+				break;
+			}
+			nanosleep(&tick, NULL);
+		}
+		_exit(0);
+	}
 	touch(go);
 	while (access(stop, F_OK)) {
 		uint64_t t0 = real_us();
@@ -448,7 +476,9 @@ static int cmd_watch(const char *dev, long kb, const char *ready,
 	}
 	setlink(nl, ifindex, MTU, 0, mtu, ++seq);
 	mnl_socket_close(nl);
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout) || waitpid(pid, &status, 0) < 0)
+		return 1;
+	return 0;
 }
 
 static void await_file(const char *path)
@@ -483,6 +513,54 @@ static void dummy(struct mnl_socket *nl, const char *name, bool add,
 	nl_talk(nl, nlh, NULL, NULL, add ? "RTM_NEWLINK dummy" : "RTM_DELLINK dummy");
 }
 
+/* A generic netlink socket, bound, and ddf's family id in *id. */
+static struct mnl_socket *ddf_socket(uint16_t *id)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	struct nlmsghdr *nlh;
+
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("generic netlink socket");
+	*id = 0;
+	nlh = genl_put(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DDF_GENL_NAME);
+	nl_talk(nl, nlh, family_id_cb, id, DDF_GENL_NAME);
+	if (!*id) {
+		errno = ENOENT;
+		die(DDF_GENL_NAME);
+	}
+	return nl;
+}
+
+static int cmd_reset(const char *rule, const char *go, const char *end)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], tmp[4096];
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	uint64_t t0, t1;
+	uint16_t id;
+	FILE *f;
+
+	nl = ddf_socket(&id);
+	await_file(go);
+	nlh = genl_put(buf, id, NLM_F_ACK, DDF_CMD_RESET, DDF_GENL_VERSION);
+	nlh->nlmsg_seq = 2;
+	mnl_attr_put_strz(nlh, DDF_A_NAME, rule);
+	mnl_attr_put_u32(nlh, DDF_A_RESET_FLAGS, DDF_RESET_F_FILTER);
+	t0 = real_us();
+	nl_talk(nl, nlh, NULL, NULL, "ddf rule reset");
+	t1 = real_us();
+	mnl_socket_close(nl);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", end);
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%llu %llu\n", (unsigned long long)t0,
+			  (unsigned long long)t1) < 0 || fclose(f) ||
+	    rename(tmp, end))
+		die(end);
+	return 0;
+}
+
 static int cmd_churn(const char *rule, const char *go, const char *stop)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -490,20 +568,12 @@ static int cmd_churn(const char *rule, const char *go, const char *stop)
 	struct nlmsghdr *nlh;
 	unsigned int seq = 1;
 	unsigned long n = 0;
-	uint16_t id = 0;
+	uint16_t id;
 
-	gnl = mnl_socket_open(NETLINK_GENERIC);
+	gnl = ddf_socket(&id);
 	rnl = mnl_socket_open(NETLINK_ROUTE);
-	if (!gnl || mnl_socket_bind(gnl, 0, MNL_SOCKET_AUTOPID) < 0 || !rnl ||
-	    mnl_socket_bind(rnl, 0, MNL_SOCKET_AUTOPID) < 0)
-		die("netlink sockets");
-	nlh = genl_put(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DDF_GENL_NAME);
-	nl_talk(gnl, nlh, family_id_cb, &id, DDF_GENL_NAME);
-	if (!id) {
-		errno = ENOENT;
-		die(DDF_GENL_NAME);
-	}
+	if (!rnl || mnl_socket_bind(rnl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("rtnetlink socket");
 	await_file(go);
 	nlh = genl_put(buf, id, NLM_F_ACK, DDF_CMD_DEL, DDF_GENL_VERSION);
 	nlh->nlmsg_seq = ++seq;
@@ -558,13 +628,15 @@ int main(int argc, char **argv)
 				argc > 4 ? atol(argv[4]) : 1000);
 	if (argc == 5 && !strcmp(argv[1], "probe"))
 		return cmd_probe(argv[2], atol(argv[3]), argv[4]);
-	if (argc == 7 && !strcmp(argv[1], "watch"))
+	if (argc == 8 && !strcmp(argv[1], "watch"))
 		return cmd_watch(argv[2], atol(argv[3]), argv[4], argv[5],
-				 argv[6]);
+				 argv[6], atol(argv[7]));
+	if (argc == 5 && !strcmp(argv[1], "reset"))
+		return cmd_reset(argv[2], argv[3], argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "churn"))
 		return cmd_churn(argv[2], argv[3], argv[4]);
 	if (argc >= 3 && !strcmp(argv[1], "nobody"))
 		return cmd_nobody(argv + 2);
-	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP | ddfrtnl churn RULE GO STOP |\n       ddfrtnl nobody CMD [ARG...]\n");
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP KB2 | ddfrtnl churn RULE GO STOP |\n       ddfrtnl reset RULE GO END | ddfrtnl nobody CMD [ARG...]\n");
 	return 2;
 }
