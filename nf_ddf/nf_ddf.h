@@ -44,9 +44,15 @@ struct nf_ddf_pcpu {
 /*
  * A rule's filter and its memory. Replaced as a whole when the filter is
  * emptied (reset), so the packet path always sees a complete one.
+ * Counted: the rule holds one reference (dropped a grace period after
+ * the filter is replaced or the rule freed), a reader that scans the
+ * filter (its stats) one more, so the scan needs neither a lock nor an
+ * RCU read-side section (a long one would hold up every synchronize_rcu,
+ * device unregistration under RTNL among them).
  */
 struct nf_ddf_fmem {
 	struct rcu_head rcu;
+	refcount_t refs;
 	struct ddf_filter *filter;
 	void *mem; /* kvmalloc'ed, written whole by ddf_filter_init() */
 	u64 bytes;
@@ -170,8 +176,8 @@ unsigned int nf_ddf_rule_users(const struct nf_ddf_rule *rule);
 void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum);
 void nf_ddf_port_stats(const struct nf_ddf_rule *rule, unsigned int slot,
 		       struct nf_ddf_pcpu *sum);
-void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
-			      struct ddf_stats *st);
+struct nf_ddf_fmem *nf_ddf_rule_fmem_get(const struct nf_ddf_rule *rule);
+void nf_ddf_fmem_stats_put(struct nf_ddf_fmem *fm, struct ddf_stats *st);
 void nf_ddf_rule_reset(struct nf_ddf_rule *rule, struct nf_ddf_fmem *fm);
 struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes);
 void nf_ddf_fmem_free(struct nf_ddf_fmem *fm);

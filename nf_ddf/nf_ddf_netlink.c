@@ -222,10 +222,7 @@ static int nf_ddf_cmd_new(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/*
- * The rule named in the request, with the table locked or under RCU;
- * NULL: error set.
- */
+/* The rule named in the request, with the table locked; NULL: error set. */
 static struct nf_ddf_rule *nf_ddf_lookup(struct nf_ddf_net *dn,
 					 struct genl_info *info, int *err)
 {
@@ -493,20 +490,20 @@ static int nf_ddf_fill_counters(struct sk_buff *skb,
 	return 0;
 }
 
+/* fst: the filter's state, read before (nf_ddf_rule_scan()) */
 static int nf_ddf_fill_stats(struct sk_buff *skb,
-			     const struct nf_ddf_rule *rule)
+			     const struct nf_ddf_rule *rule,
+			     const struct ddf_stats *fst)
 {
 	struct nlattr *nest = nla_nest_start(skb, DDF_A_STATS);
 	struct nf_ddf_pcpu sum;
-	struct ddf_stats fst;
 
 	if (!nest)
 		return -EMSGSIZE;
 	nf_ddf_rule_stats(rule, &sum);
-	nf_ddf_rule_filter_stats(rule, &fst);
 	if (nf_ddf_fill_counters(skb, &sum) ||
-	    nf_ddf_put_u64(skb, DDF_STATS_A_GENERATION, fst.generation) ||
-	    nla_put_u32(skb, DDF_STATS_A_FILL_PPM, fst.fill_ppm))
+	    nf_ddf_put_u64(skb, DDF_STATS_A_GENERATION, fst->generation) ||
+	    nla_put_u32(skb, DDF_STATS_A_FILL_PPM, fst->fill_ppm))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -565,7 +562,8 @@ static int nf_ddf_fill_dev(struct sk_buff *skb, const struct nf_ddf_rule *rule)
 }
 
 static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
-			    u32 portid, u32 seq, int flags)
+			    const struct ddf_stats *fst, u32 portid, u32 seq,
+			    int flags)
 {
 	void *hdr;
 
@@ -588,7 +586,7 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 	    nf_ddf_fill_key(skb, &rule->key) ||
 	    nf_ddf_fill_filter(skb, rule) ||
 	    nf_ddf_fill_action(skb, rule) ||
-	    nf_ddf_fill_stats(skb, rule)) {
+	    nf_ddf_fill_stats(skb, rule, fst)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -597,26 +595,74 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
 }
 
 /*
- * Under RCU, as the dump: the filter's stats scan the whole filter for
- * some kinds (a2, cuckoo, sbf, ...), and this needs no privilege, so it
- * must not hold the table's lock, which device events take under RTNL.
+ * A rule's filter state, for its reply: for a2, cuckoo, sbf, sqf, qht,
+ * bdbf, bsbf and shf a scan of the whole filter, so it runs with no lock
+ * and no RCU read-side section held (a reader of seconds would hold up
+ * every synchronize_rcu, device unregistration under RTNL among them),
+ * on a reference to the filter. Called and returns under RCU; the rule
+ * found by find() then is the one scanned (same number), or NULL when it
+ * went meanwhile.
+ */
+static const struct nf_ddf_rule *
+nf_ddf_rule_scan(const struct nf_ddf_rule *rule, struct ddf_stats *fst,
+		 const struct nf_ddf_rule *(*find)(void *arg), void *arg)
+	__must_hold(RCU)
+{
+	struct nf_ddf_fmem *fm = nf_ddf_rule_fmem_get(rule);
+	u32 id = rule->id;
+
+	rcu_read_unlock();
+	nf_ddf_fmem_stats_put(fm, fst);
+	rcu_read_lock();
+	rule = find(arg);
+	return rule && rule->id == id ? rule : NULL;
+}
+
+struct nf_ddf_get_arg {
+	struct nf_ddf_net *dn;
+	const char *name;
+};
+
+static const struct nf_ddf_rule *nf_ddf_get_find(void *arg)
+{
+	struct nf_ddf_get_arg *a = arg;
+
+	return nf_ddf_rule_find(a->dn, a->name);
+}
+
+/*
+ * Needs no privilege: nothing is held while the filter's stats are read
+ * (nf_ddf_rule_scan()), neither the table's lock, which device events
+ * take under RTNL, nor RCU for longer than a walk of the rules.
  */
 static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
-	struct nf_ddf_rule *rule;
+	struct nf_ddf_get_arg arg = { .dn = dn };
+	const struct nf_ddf_rule *rule;
+	struct ddf_stats fst;
 	struct sk_buff *msg;
 	int err = 0;
 
+	arg.name = nf_ddf_attr_name(info->attrs, info->extack);
+	if (!arg.name)
+		return -EINVAL;
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	rcu_read_lock();
-	rule = nf_ddf_lookup(dn, info, &err);
+	rule = nf_ddf_get_find(&arg);
 	if (rule)
-		err = nf_ddf_fill_rule(msg, rule, info->snd_portid,
+		rule = nf_ddf_rule_scan(rule, &fst, nf_ddf_get_find, &arg);
+	if (rule)
+		err = nf_ddf_fill_rule(msg, rule, &fst, info->snd_portid,
 				       info->snd_seq, 0);
 	rcu_read_unlock();
+	if (!rule) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DDF_A_NAME],
+				    "no rule with this name");
+		err = -ENOENT;
+	}
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -646,36 +692,58 @@ static void nf_ddf_dump_check(struct sk_buff *skb, struct netlink_callback *cb,
 	}
 }
 
+struct nf_ddf_dump_arg {
+	struct nf_ddf_net *dn;
+	long idx;
+};
+
+/* The rule at index idx of the table, under RCU; NULL past the last. */
+static const struct nf_ddf_rule *nf_ddf_dump_find(void *arg)
+{
+	struct nf_ddf_dump_arg *a = arg;
+	const struct nf_ddf_rule *rule;
+	long i = 0;
+
+	list_for_each_entry_rcu(rule, &a->dn->rules, list)
+		if (i++ == a->idx)
+			return rule;
+	return NULL;
+}
+
 /*
- * cb->args[0]: rules already sent. Under RCU, not the table's mutex: 6.12
- * calls dumpit inside rcu_read_lock().
+ * cb->args[0]: rules already sent. Under RCU a rule at a time, not the
+ * table's mutex; each rule's filter is read outside (nf_ddf_rule_scan()),
+ * and when the rule at that place changed meanwhile the place is read
+ * again (the generation marks the round interrupted).
  */
 static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(sock_net(skb->sk));
-	struct nf_ddf_rule *rule;
+	struct nf_ddf_dump_arg arg = { .dn = dn, .idx = cb->args[0] };
+	const struct nf_ddf_rule *rule, *found;
 	unsigned int gen, gen_after;
-	long idx = 0;
+	struct ddf_stats fst;
 	int err = 0;
 
 	rcu_read_lock();
 	gen = READ_ONCE(dn->gen);
 	smp_rmb(); /* the rules after gen: see nf_ddf_rules_changing() */
-	list_for_each_entry_rcu(rule, &dn->rules, list) {
-		if (idx++ < cb->args[0])
+	while ((rule = nf_ddf_dump_find(&arg))) {
+		found = nf_ddf_rule_scan(rule, &fst, nf_ddf_dump_find, &arg);
+		if (!found)
 			continue;
-		err = nf_ddf_fill_rule(skb, rule, NETLINK_CB(cb->skb).portid,
+		err = nf_ddf_fill_rule(skb, found, &fst,
+				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
-		if (err) {
-			idx--;
+		if (err)
 			break;
-		}
+		arg.idx++;
 	}
 	smp_rmb(); /* gen again after the rules */
 	gen_after = READ_ONCE(dn->gen);
 	nf_ddf_dump_check(skb, cb, gen_after, gen_after != gen);
 	rcu_read_unlock();
-	cb->args[0] = idx;
+	cb->args[0] = arg.idx;
 	/* a full skb ends this round; the next round resumes at idx */
 	if (err && skb->len)
 		return skb->len;

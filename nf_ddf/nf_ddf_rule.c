@@ -30,6 +30,7 @@ struct nf_ddf_fmem *nf_ddf_fmem_new(const struct ddf_params *params, u64 bytes)
 	fm = kzalloc(sizeof(*fm), GFP_KERNEL_ACCOUNT);
 	if (!fm)
 		return NULL;
+	refcount_set(&fm->refs, 1);
 	fm->mem = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!fm->mem)
 		goto err;
@@ -52,9 +53,16 @@ void nf_ddf_fmem_free(struct nf_ddf_fmem *fm)
 	}
 }
 
-static void nf_ddf_fmem_free_rcu(struct rcu_head *head)
+static void nf_ddf_fmem_put(struct nf_ddf_fmem *fm)
 {
-	nf_ddf_fmem_free(container_of(head, struct nf_ddf_fmem, rcu));
+	if (refcount_dec_and_test(&fm->refs))
+		nf_ddf_fmem_free(fm);
+}
+
+/* The rule's reference, a grace period after no packet can find fm. */
+static void nf_ddf_fmem_put_rcu(struct rcu_head *head)
+{
+	nf_ddf_fmem_put(container_of(head, struct nf_ddf_fmem, rcu));
 }
 
 /*
@@ -109,7 +117,9 @@ void nf_ddf_rule_free(struct nf_ddf_rule *rule)
 	if (!rule)
 		return;
 	free_percpu(rule->stats);
-	nf_ddf_fmem_free(rcu_dereference_protected(rule->fm, 1));
+	/* a reader may still scan it: the last reference frees it */
+	if (rcu_access_pointer(rule->fm))
+		nf_ddf_fmem_put(rcu_dereference_protected(rule->fm, 1));
 	kfree(rule);
 }
 
@@ -318,16 +328,24 @@ void nf_ddf_rule_stats(const struct nf_ddf_rule *rule, struct nf_ddf_pcpu *sum)
 	}
 }
 
-/* The filter's state; the caller holds the table's lock or RCU. */
-void nf_ddf_rule_filter_stats(const struct nf_ddf_rule *rule,
-			      struct ddf_stats *st)
+/*
+ * The rule's filter with a reference, for a scan with no lock and no RCU
+ * read-side section held; the caller holds RCU (or the table's lock).
+ */
+struct nf_ddf_fmem *nf_ddf_rule_fmem_get(const struct nf_ddf_rule *rule)
 {
-	struct nf_ddf_fmem *fm;
+	struct nf_ddf_fmem *fm = rcu_dereference_check(rule->fm, 1);
 
-	rcu_read_lock();
-	fm = rcu_dereference(rule->fm);
+	/* its put waits a grace period: never zero while it can be found */
+	refcount_inc(&fm->refs);
+	return fm;
+}
+
+/* The filter's state (for some kinds a scan of all of it), and the put. */
+void nf_ddf_fmem_stats_put(struct nf_ddf_fmem *fm, struct ddf_stats *st)
+{
 	ddf_filter_stats(fm->filter, st);
-	rcu_read_unlock();
+	nf_ddf_fmem_put(fm);
 }
 
 /*
@@ -357,7 +375,7 @@ void nf_ddf_rule_reset(struct nf_ddf_rule *rule, struct nf_ddf_fmem *fm)
 	}
 	if (fm) {
 		fm = rcu_replace_pointer(rule->fm, fm, true);
-		call_rcu(&fm->rcu, nf_ddf_fmem_free_rcu);
+		call_rcu(&fm->rcu, nf_ddf_fmem_put_rcu);
 	}
 }
 
