@@ -24,7 +24,7 @@
  *	as each request ends (mtu, mptcp, ddf).
  *   ddfrtnl watch DEV KB READY GO STOP KB2
  *	Once MemAvailable has fallen KB kB below what it was when READY was
- *	written, "start US", GO is created, and DEV's MTU is changed (by one
+ *	written (at once with KB 0), "start US", GO is created, and DEV's MTU is changed (by one
  *	and back) one request after the other until STOP exists: a line
  *	"mtu US US" each, when it was sent and when it was acknowledged
  *	(CLOCK_REALTIME, as probe's). Between them, "second US" once
@@ -35,12 +35,13 @@
  *	device ddfc0 one request after the other until STOP exists
  *	("devs N": how many). Started ahead, so that what follows GO is
  *	the requests, not starting processes.
- *   ddfrtnl reset RULE GO END
+ *   ddfrtnl reset|get RULE GO END
  *	In this namespace, ddf's family looked up ahead: once GO exists,
- *	reset RULE's filter; END is then written whole (renamed into
- *	place) with "US US", when the request was sent and when its
- *	acknowledgement came, so that what the other side compares with is
- *	the kernel's work, not a process's start and exit.
+ *	reset RULE's filter, or GET the rule (its reply fills the filter's
+ *	stats); END is then written whole (renamed into place) with
+ *	"US US", when the request was sent and when its acknowledgement
+ *	came, so that what the other side compares with is the kernel's
+ *	work, not a process's start and exit.
  *   ddfrtnl nobody CMD [ARG...]
  *	Run CMD as uid and gid 65534, root of a new user namespace with a
  *	new network namespace: CAP_NET_ADMIN there and over nothing else,
@@ -355,6 +356,8 @@ static int mem_fall(long base, long kb)
 {
 	uint64_t end = now_ns() + 60 * 1000000000ull;
 
+	if (kb <= 0)
+		return 0;
 	while (base - mem_available_kb() < kb)
 		if (now_ns() > end) {
 			fprintf(stderr, "ddfrtnl: MemAvailable did not fall by %ld kB in 60 s\n",
@@ -533,7 +536,8 @@ static struct mnl_socket *ddf_socket(uint16_t *id)
 	return nl;
 }
 
-static int cmd_reset(const char *rule, const char *go, const char *end)
+static int cmd_req(bool reset, const char *rule, const char *go,
+		   const char *end)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], tmp[4096];
 	struct mnl_socket *nl;
@@ -544,12 +548,14 @@ static int cmd_reset(const char *rule, const char *go, const char *end)
 
 	nl = ddf_socket(&id);
 	await_file(go);
-	nlh = genl_put(buf, id, NLM_F_ACK, DDF_CMD_RESET, DDF_GENL_VERSION);
+	nlh = genl_put(buf, id, NLM_F_ACK, reset ? DDF_CMD_RESET : DDF_CMD_GET,
+		       DDF_GENL_VERSION);
 	nlh->nlmsg_seq = 2;
 	mnl_attr_put_strz(nlh, DDF_A_NAME, rule);
-	mnl_attr_put_u32(nlh, DDF_A_RESET_FLAGS, DDF_RESET_F_FILTER);
+	if (reset)
+		mnl_attr_put_u32(nlh, DDF_A_RESET_FLAGS, DDF_RESET_F_FILTER);
 	t0 = real_us();
-	nl_talk(nl, nlh, NULL, NULL, "ddf rule reset");
+	nl_talk(nl, nlh, ignore_cb, NULL, reset ? "ddf rule reset" : "ddf get");
 	t1 = real_us();
 	mnl_socket_close(nl);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", end);
@@ -631,12 +637,12 @@ int main(int argc, char **argv)
 	if (argc == 8 && !strcmp(argv[1], "watch"))
 		return cmd_watch(argv[2], atol(argv[3]), argv[4], argv[5],
 				 argv[6], atol(argv[7]));
-	if (argc == 5 && !strcmp(argv[1], "reset"))
-		return cmd_reset(argv[2], argv[3], argv[4]);
+	if (argc == 5 && (!strcmp(argv[1], "reset") || !strcmp(argv[1], "get")))
+		return cmd_req(argv[1][0] == 'r', argv[2], argv[3], argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "churn"))
 		return cmd_churn(argv[2], argv[3], argv[4]);
 	if (argc >= 3 && !strcmp(argv[1], "nobody"))
 		return cmd_nobody(argv + 2);
-	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP KB2 | ddfrtnl churn RULE GO STOP |\n       ddfrtnl reset RULE GO END | ddfrtnl nobody CMD [ARG...]\n");
+	fprintf(stderr, "usage: ddfrtnl time DEV MS [GAP_US] | ddfrtnl probe DEV KB READY |\n       ddfrtnl watch DEV KB READY GO STOP KB2 | ddfrtnl churn RULE GO STOP |\n       ddfrtnl reset|get RULE GO END | ddfrtnl nobody CMD [ARG...]\n");
 	return 2;
 }
