@@ -623,7 +623,8 @@ debug_lane() {
 }
 
 # arm64_build: ddfctl, ddfpkt, ddfxsk, ddf_spangen, libxt_ddf.so, the
-# kfunc's example (also under ddf's program's name) and xdprace.so
+# kfunc's example (also under ddf's program's name), xdprace.so and
+# ddfreq (names.sh)
 # cross-built against the arm64 root, into
 # $DDF_BUILD/cross/arm64 (the VMs' base takes them from there)
 arm64_build() {
@@ -634,6 +635,7 @@ arm64_build() {
 		"$o/ddfctl" "$o/ddfpkt" "$o/ddfxsk" "$o/ddf_spangen" \
 		"$o/libxt_ddf.so" "$o/examples/ddf_vxlan.bpf.o" \
 		"$o/examples/ddf_xdp_judge.bpf.o" "$o/xdprace.so" \
+		"$o/robust/ddfreq" \
 		>"$o/build.log" 2>&1 || {
 		show_tail "$o/build.log" 30
 		return 1
