@@ -599,13 +599,12 @@ static int nf_ddf_fill_rule(struct sk_buff *skb, const struct nf_ddf_rule *rule,
  * bdbf, bsbf and shf a scan of the whole filter, so it runs with no lock
  * and no RCU read-side section held (a reader of seconds would hold up
  * every synchronize_rcu, device unregistration under RTNL among them),
- * on a reference to the filter. Called and returns under RCU; the rule
- * found by find() then is the one scanned (same number), or NULL when it
- * went meanwhile.
+ * on a reference to the filter. Called and returns under RCU; false when
+ * the rule went meanwhile: its number no longer names it (numbers are
+ * cyclic, and the stale pointer is only compared, never followed).
  */
-static const struct nf_ddf_rule *
-nf_ddf_rule_scan(const struct nf_ddf_rule *rule, struct ddf_stats *fst,
-		 const struct nf_ddf_rule *(*find)(void *arg), void *arg)
+static bool nf_ddf_rule_scan(const struct nf_ddf_rule *rule,
+			     struct ddf_stats *fst)
 	__must_hold(RCU)
 {
 	struct nf_ddf_fmem *fm = nf_ddf_rule_fmem_get(rule);
@@ -614,20 +613,7 @@ nf_ddf_rule_scan(const struct nf_ddf_rule *rule, struct ddf_stats *fst,
 	rcu_read_unlock();
 	nf_ddf_fmem_stats_put(fm, fst);
 	rcu_read_lock();
-	rule = find(arg);
-	return rule && rule->id == id ? rule : NULL;
-}
-
-struct nf_ddf_get_arg {
-	struct nf_ddf_net *dn;
-	const char *name;
-};
-
-static const struct nf_ddf_rule *nf_ddf_get_find(void *arg)
-{
-	struct nf_ddf_get_arg *a = arg;
-
-	return nf_ddf_rule_find(a->dn, a->name);
+	return xa_load(&nf_ddf_ids, id) == rule;
 }
 
 /*
@@ -638,22 +624,22 @@ static const struct nf_ddf_rule *nf_ddf_get_find(void *arg)
 static int nf_ddf_cmd_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(genl_info_net(info));
-	struct nf_ddf_get_arg arg = { .dn = dn };
 	const struct nf_ddf_rule *rule;
 	struct ddf_stats fst;
 	struct sk_buff *msg;
+	const char *name;
 	int err = 0;
 
-	arg.name = nf_ddf_attr_name(info->attrs, info->extack);
-	if (!arg.name)
+	name = nf_ddf_attr_name(info->attrs, info->extack);
+	if (!name)
 		return -EINVAL;
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	rcu_read_lock();
-	rule = nf_ddf_get_find(&arg);
-	if (rule)
-		rule = nf_ddf_rule_scan(rule, &fst, nf_ddf_get_find, &arg);
+	rule = nf_ddf_rule_find(dn, name);
+	if (rule && !nf_ddf_rule_scan(rule, &fst))
+		rule = NULL;
 	if (rule)
 		err = nf_ddf_fill_rule(msg, rule, &fst, info->snd_portid,
 				       info->snd_seq, 0);
@@ -692,20 +678,13 @@ static void nf_ddf_dump_check(struct sk_buff *skb, struct netlink_callback *cb,
 	}
 }
 
-struct nf_ddf_dump_arg {
-	struct nf_ddf_net *dn;
-	long idx;
-};
-
 /* The rule at index idx of the table, under RCU; NULL past the last. */
-static const struct nf_ddf_rule *nf_ddf_dump_find(void *arg)
+static struct nf_ddf_rule *nf_ddf_dump_nth(struct nf_ddf_net *dn, long idx)
 {
-	struct nf_ddf_dump_arg *a = arg;
-	const struct nf_ddf_rule *rule;
-	long i = 0;
+	struct nf_ddf_rule *rule;
 
-	list_for_each_entry_rcu(rule, &a->dn->rules, list)
-		if (i++ == a->idx)
+	list_for_each_entry_rcu(rule, &dn->rules, list)
+		if (!idx--)
 			return rule;
 	return NULL;
 }
@@ -713,37 +692,41 @@ static const struct nf_ddf_rule *nf_ddf_dump_find(void *arg)
 /*
  * cb->args[0]: rules already sent. Under RCU a rule at a time, not the
  * table's mutex; each rule's filter is read outside (nf_ddf_rule_scan()),
- * and when the rule at that place changed meanwhile the place is read
- * again (the generation marks the round interrupted).
+ * and a rule that went meanwhile has its place found again (the
+ * generation marks the round interrupted).
  */
 static int nf_ddf_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nf_ddf_net *dn = nf_ddf_pernet(sock_net(skb->sk));
-	struct nf_ddf_dump_arg arg = { .dn = dn, .idx = cb->args[0] };
-	const struct nf_ddf_rule *rule, *found;
+	struct nf_ddf_rule *rule;
 	unsigned int gen, gen_after;
+	long idx = cb->args[0];
 	struct ddf_stats fst;
 	int err = 0;
 
 	rcu_read_lock();
 	gen = READ_ONCE(dn->gen);
 	smp_rmb(); /* the rules after gen: see nf_ddf_rules_changing() */
-	while ((rule = nf_ddf_dump_find(&arg))) {
-		found = nf_ddf_rule_scan(rule, &fst, nf_ddf_dump_find, &arg);
-		if (!found)
+	rule = nf_ddf_dump_nth(dn, idx);
+	while (rule) {
+		if (!nf_ddf_rule_scan(rule, &fst)) {
+			rule = nf_ddf_dump_nth(dn, idx);
 			continue;
-		err = nf_ddf_fill_rule(skb, found, &fst,
+		}
+		err = nf_ddf_fill_rule(skb, rule, &fst,
 				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
 			break;
-		arg.idx++;
+		idx++;
+		rule = list_next_or_null_rcu(&dn->rules, &rule->list,
+					     struct nf_ddf_rule, list);
 	}
 	smp_rmb(); /* gen again after the rules */
 	gen_after = READ_ONCE(dn->gen);
 	nf_ddf_dump_check(skb, cb, gen_after, gen_after != gen);
 	rcu_read_unlock();
-	cb->args[0] = arg.idx;
+	cb->args[0] = idx;
 	/* a full skb ends this round; the next round resumes at idx */
 	if (err && skb->len)
 		return skb->len;
