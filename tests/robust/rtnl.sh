@@ -86,6 +86,13 @@ trap cleanup EXIT
 
 # kB of a /proc/meminfo line
 mem() { sed -n "s/^$1: *\([0-9]*\) kB$/\1/p" /proc/meminfo; }
+# await_while FILE PID: until FILE exists; 1 when PID ends first
+await_while() {
+	while [[ ! -e $1 ]]; do
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.01
+	done
+}
 # Until MemAvailable stops rising (filters of the last build are freed
 # after a grace period, page by page), at most 30 s: a probe that waits
 # for it to fall must not start while it still rises.
@@ -262,16 +269,11 @@ for ((r = 1; r <= rounds; r++)); do
 		rm -f "$tmp/ready"
 		ddfrtnl probe "$dev" $((size / 10240)) "$tmp/ready" >"$tmp/probe" 2>&1 &
 		probe=$!
-		while [[ ! -e $tmp/ready ]]; do
-			kill -0 $probe 2>/dev/null || fail "ddfrtnl probe did not start"
-			sleep 0.01
-		done
+		await_while "$tmp/ready" $probe ||
+			fail "ddfrtnl probe did not start"
 		touch "$tmp/go-$r-$op"
 		wait $probe || fail "$op $r: ddfrtnl probe failed: $(cat "$tmp/probe")"
-		while [[ ! -e $tmp/end-$r-$op ]]; do
-			kill -0 $builder 2>/dev/null || break
-			sleep 0.01
-		done
+		await_while "$tmp/end-$r-$op" $builder || :
 		[[ -e $tmp/end-$r-$op ]] || fail "$op $r: the builder went away"
 		[[ ! -e $tmp/why ]] || fail "$op $r: $(cat "$tmp/why")"
 		read -r t0 t1 <"$tmp/end-$r-$op"
@@ -356,24 +358,17 @@ builder=$!
 worst=-
 judged=0
 for ((r = 1; r <= rounds; r++)); do
-	while [[ ! -e $tmp/ready-$r ]]; do
-		kill -0 $builder 2>/dev/null || fail "reset $r: the builder went away: $(cat "$tmp/why" 2>/dev/null)"
-		sleep 0.01
-	done
+	await_while "$tmp/ready-$r" $builder ||
+		fail "reset $r: the builder went away: $(cat "$tmp/why" 2>/dev/null)"
 	settle
 	rm -f "$tmp/ready"
 	ddfrtnl watch "$dev" $((msize / 10240)) "$tmp/ready" "$tmp/churn-$r" \
 		"$tmp/stop-$r" $((msize * 3 / 2048)) >"$tmp/watch" 2>&1 &
 	watch=$!
-	while [[ ! -e $tmp/ready ]]; do
-		kill -0 $watch 2>/dev/null || fail "ddfrtnl watch did not start"
-		sleep 0.01
-	done
+	await_while "$tmp/ready" $watch ||
+		fail "ddfrtnl watch did not start"
 	touch "$tmp/go-$r"
-	while [[ ! -e $tmp/end-$r ]]; do
-		kill -0 $builder 2>/dev/null || break
-		sleep 0.01
-	done
+	await_while "$tmp/end-$r" $builder || :
 	touch "$tmp/stop-$r"
 	wait $watch || fail "reset $r: ddfrtnl watch failed: $(cat "$tmp/watch")"
 	[[ -e $tmp/end-$r ]] || fail "reset $r: the builder went away"
@@ -383,10 +378,7 @@ for ((r = 1; r <= rounds; r++)); do
 	if [[ -z $t2 ]] || ((t2 >= t1)); then
 		fail "reset $r: the build had ended before a tenth of its memory was seen taken"
 	fi
-	while [[ ! -e $tmp/churn-done-$r ]]; do
-		kill -0 $builder 2>/dev/null || break
-		sleep 0.01
-	done
+	await_while "$tmp/churn-done-$r" $builder || :
 	[[ -e $tmp/why ]] && fail "reset $r: $(cat "$tmp/why")"
 	td=$(sed -n 's/^del //p' "$tmp/churned-$r")
 	devs=$(sed -n 's/^devs //p' "$tmp/churned-$r")
@@ -454,29 +446,19 @@ builder=$!
 worst=-
 judged=0
 for ((r = 1; r <= 2; r++)); do
-	while [[ ! -e $tmp/gready-$r ]]; do
-		kill -0 $builder 2>/dev/null || fail "GET $r: the builder went away: $(cat "$tmp/why" 2>/dev/null)"
-		sleep 0.01
-	done
+	await_while "$tmp/gready-$r" $builder ||
+		fail "GET $r: the builder went away: $(cat "$tmp/why" 2>/dev/null)"
 	rm -f "$tmp/ready"
 	ddfrtnl watch "$dev" 0 "$tmp/ready" "$tmp/gchurn-$r" "$tmp/gstop-$r" \
 		$((1 << 40)) >"$tmp/watch" 2>&1 &
 	watch=$!
-	while [[ ! -e $tmp/ready ]]; do
-		kill -0 $watch 2>/dev/null || fail "ddfrtnl watch did not start"
-		sleep 0.01
-	done
+	await_while "$tmp/ready" $watch ||
+		fail "ddfrtnl watch did not start"
 	touch "$tmp/ggo-$r"
-	while [[ ! -e $tmp/gend-$r ]]; do
-		kill -0 $builder 2>/dev/null || break
-		sleep 0.01
-	done
+	await_while "$tmp/gend-$r" $builder || :
 	touch "$tmp/gstop-$r"
 	wait $watch || fail "GET $r: ddfrtnl watch failed: $(cat "$tmp/watch")"
-	while [[ ! -e $tmp/gdone-$r ]]; do
-		kill -0 $builder 2>/dev/null || break
-		sleep 0.01
-	done
+	await_while "$tmp/gdone-$r" $builder || :
 	[[ -e $tmp/why ]] && fail "GET $r: $(cat "$tmp/why")"
 	[[ -e $tmp/gend-$r ]] || fail "GET $r: the builder went away"
 	read -r t0 t1 <"$tmp/gend-$r"
