@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The packages lane's guest side (tests/qemu/packages.sh), run by
-# ddf-boot-test.service in a Debian 12 VM where ddf-dkms and ddf-tools were
-# installed with apt (DKMS built nf_ddf for this kernel then).
+# ddf-boot-test.service in a Debian 12 or 13 VM where ddf-dkms and
+# ddf-tools were installed with apt (DKMS built nf_ddf for this kernel
+# then).
 #
 # First boot: the kernel finds DKMS's nf_ddf (the host checked dkms status
 # in the image: under emulation it takes a minute); a netdev rule
