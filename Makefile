@@ -55,6 +55,9 @@ help:
 	@echo "                     then check-packages-vm"
 	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
 	@echo "                     XDP restored by ddf.service after a reboot"
+	@echo "                     (DDF_PKG_RELEASES=\"bookworm trixie\": Debian 13 too)"
+	@echo "make check-packages-vm-trixie  the same in Debian 13: its own make deb,"
+	@echo "                     DKMS for its 6.12 and backports' kernel, signed"
 	@echo "make check           run every test lane (installs what it needs)"
 	@echo "make check-user      check-freestanding, -core, -tools and -deb side by"
 	@echo "                     side (CHECK_JOBS, default nproc)"
@@ -567,15 +570,27 @@ check-deb: deb
 
 check-packages: deb $(B)/ddfpkt
 	@rc=0; tests/tools/test_deb_install.sh $(B)/deb || rc=1; \
-	tests/qemu/packages.sh $(B)/deb || rc=1; exit $$rc
+	tests/qemu/packages.sh bookworm $(B)/deb || rc=1; exit $$rc
 
-# The packages in a Debian 12 VM with systemd (tests/qemu/packages.sh): apt
-# install into its root filesystem (built once, cached like the kernels),
-# DKMS's build, ddf.service restoring a rule with XDP after a real reboot.
-# DDF_DEBS=DIR: packages built elsewhere.
-.PHONY: check-packages-vm
-check-packages-vm: $(B)/ddfpkt $(if $(DDF_DEBS),,deb)
-	@tests/qemu/packages.sh $(or $(DDF_DEBS),$(B)/deb)
+# The packages in a Debian VM with systemd (tests/qemu/packages.sh), for
+# each release of DDF_PKG_RELEASES (bookworm, trixie): apt install into its
+# root filesystem (built once, cached like the kernels), DKMS's build for
+# each of its kernels (on trixie, signed with DKMS's key), ddf.service
+# restoring a rule with XDP after a real reboot. bookworm installs make
+# deb's packages; trixie builds its own in a Debian 13 root.
+# DDF_DEBS=DIR: packages built elsewhere, for every release.
+# check-packages-vm-trixie: Debian 13 alone.
+.PHONY: check-packages-vm check-packages-vm-trixie
+DDF_PKG_RELEASES ?= bookworm
+check-packages-vm: $(B)/ddfpkt \
+		$(if $(DDF_DEBS),,$(if $(filter bookworm,$(DDF_PKG_RELEASES)),deb))
+	@rc=0; for r in $(DDF_PKG_RELEASES); do \
+		case $$r in bookworm) d=$(or $(DDF_DEBS),$(B)/deb) ;; \
+		*) d="$(DDF_DEBS)" ;; esac; \
+		tests/qemu/packages.sh $$r $$d || rc=1; \
+	done; exit $$rc
+check-packages-vm-trixie:
+	@$(MAKE) --no-print-directory check-packages-vm DDF_PKG_RELEASES=trixie
 
 # ---- QEMU lanes: real kernels, KUnit, network namespaces (tests/qemu/) ----
 # Each lane ends with "check-vm-<lane>: N passed, N failed". The debug kernel

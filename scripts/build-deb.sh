@@ -40,7 +40,10 @@ EOT
 
 log=$out/build.log
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
-if ! (cd "$src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
+# not the calling make's variables: with make B=DIR deb, debian/rules'
+# make clean would remove DIR, where this writes
+if ! (cd "$src" && unset MAKEFLAGS MFLAGS MAKELEVEL &&
+	DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
 	dpkg-buildpackage -b -us -uc) >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	echo "build-deb: dpkg-buildpackage failed, see $log" >&2

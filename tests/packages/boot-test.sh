@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The packages lane's guest side (tests/qemu/packages.sh), run by
-# ddf-boot-test.service in a Debian 12 VM where ddf-dkms and ddf-tools were
-# installed with apt (DKMS built nf_ddf for this kernel then).
+# ddf-boot-test.service in a Debian 12 or 13 VM where ddf-dkms and
+# ddf-tools were installed with apt (DKMS built nf_ddf for this kernel
+# then).
 #
 # First boot: the kernel finds DKMS's nf_ddf (the host checked dkms status
 # in the image: under emulation it takes a minute); a netdev rule
@@ -128,8 +129,9 @@ same_file() {
 }
 check "ddf.service active, exit status 0 (no rule left out)" service_ok
 check "nf_ddf loaded" grep -q '^nf_ddf ' /proc/modules
-# ddf-test-ports.service makes p1 5 s after ddf.service starts: the restore
-# waited for it, said so, and still restored everything (exit status 0)
+# ddf-test-ports.service makes p1 once ddf.service's restore says it waits
+# for it: the restore waited, said so, and still restored everything (exit
+# status 0)
 waited() {
 	journalctl -b -u ddf.service --no-pager | tee /dev/stderr |
 		grep -q 'restore: waiting up to [0-9]* s for dev p1'
