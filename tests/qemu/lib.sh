@@ -14,8 +14,9 @@ fi
 : "${DDF_KSRC_TARBALL:=/usr/src/$DDF_KSRC_PKG.tar.xz}"
 : "${DDF_JOBS:=$(nproc)}"
 : "${CCACHE_DIR:=$DDF_CACHE/ccache}"
-# Stock lane kernels: "release" names under /lib/modules, or globs.
-: "${DDF_STOCK_KERNELS:=6.1.*-amd64 6.12.*-amd64}"
+# Stock lane kernels: entries of tests/qemu/kernels.txt (names, or globs
+# of names), fetched from Debian's archive by kroot.sh.
+: "${DDF_STOCK_KERNELS:=bookworm-6.1 bookworm-6.12}"
 : "${DDF_QEMU_BIN:=qemu-system-x86_64}"
 export DDF_BUILD DDF_CACHE CCACHE_DIR
 
