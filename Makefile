@@ -355,10 +355,12 @@ check-user:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) --output-sync=target \
 		check-freestanding check-core check-tools check-deb
 
-# On a cold machine the debug kernel builds while the other checks run.
+# On a cold machine the debug kernel builds while the other checks run, and
+# so do the roots of the stock lane's kernels (tests/qemu/kroot.sh).
 .PHONY: kernel-background
 kernel-background:
 	@tests/qemu/kernel.sh --background
+	@tests/qemu/kroot.sh --background
 
 check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 	@tests/core/fp_contract.sh $(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) \

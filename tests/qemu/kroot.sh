@@ -19,6 +19,12 @@
 #	whatever this machine's release.
 #   kroot.sh names
 #	the entries of kernels.txt.
+#   kroot.sh --background [NAME...]
+#	the roots of those entries (names or globs of names; default
+#	$DDF_STOCK_KERNELS) made detached, their output in
+#	$DDF_CACHE/kroot-background-NAME.log: make check starts the stock
+#	lane's while the userspace checks run (a lane asking for a root
+#	being made waits for it).
 #
 # "The newest" kernel of a suite is what its meta packages depend on
 # today: an apt state of this script's own ($DDF_CACHE/kroot-apt-HASH,
@@ -73,6 +79,7 @@ root() {
 	[ "$suite" = "$release" ] || specs="$image/$suite $headers/$suite"
 	tools="make binutils kmod dwarves xz-utils zstd"
 
+	# shellcheck disable=SC2086 # one suite a word
 	sources=$(debian_sources $suites)
 	# the apt state that resolves the meta packages, one per set of
 	# sources, updated under a lock (several lanes may ask at once)
@@ -191,11 +198,25 @@ root() {
 	echo "$dir"
 }
 
+background() {
+	# shellcheck disable=SC2086 # one name a word
+	[ $# -gt 0 ] || set -- $DDF_STOCK_KERNELS
+	for pat; do
+		for n in $(names); do
+			# shellcheck disable=SC2254 # a glob
+			case $n in $pat) ;; *) continue ;; esac
+			setsid "$0" root "$n" >"$DDF_CACHE/kroot-background-$n.log" \
+				2>&1 </dev/null &
+		done
+	done
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
 root) root "$@" ;;
 run) run "$@" ;;
 names) names ;;
-*) die "usage: $0 root NAME | run DIR SRC CMD... | names" ;;
+--background) background "$@" ;;
+*) die "usage: $0 root NAME | run DIR SRC CMD... | names | --background [NAME...]" ;;
 esac
