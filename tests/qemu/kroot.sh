@@ -28,7 +28,7 @@
 #
 # "The newest" kernel of a suite is what its meta packages depend on
 # today: an apt state of this script's own ($DDF_CACHE/kroot-apt-HASH,
-# updated on each call, a few seconds) resolves them, and the root is
+# updated when 10 minutes old, a few seconds) resolves them, and the root is
 # cached in $DDF_CACHE/kroot-NAME-HASH, keyed by the recipe, the entry,
 # the sources and the resolved versions of the kernel's packages and
 # its compiler: a new upload makes a new root. Roots are installed
@@ -99,19 +99,42 @@ root() {
 		-o APT::Install-Recommends=false -q
 	exec 7>"$adir.lock"
 	flock 7
-	if ! apt-get "$@" update >"$adir/update.log" 2>&1 ||
+	# (asked again after 10 minutes: the lanes of one make check ask once)
+	if [ -n "$(find "$adir/updated" -mmin -10 2>/dev/null)" ]; then
+		:
+	elif ! apt-get "$@" update >"$adir/update.log" 2>&1 ||
 		grep -q '^\(W\|E\): .*\(Failed\|not signed\|NO_PUBKEY\)' \
 			"$adir/update.log"; then
 		log "kroot: $name: the archive did not answer as it should (log: $adir/update.log)"
+	else
+		touch "$adir/updated"
 	fi
-	# shellcheck disable=SC2086
-	inst=$(apt-get "$@" -s install $specs 2>"$adir/resolve.log" |
-		sed -n 's/^Inst \(linux-[^ ]*\|gcc-[^ ]*\|dwarves\|pahole\) (\([^ ]*\) .*/\1 \2/p' |
-		sort) || true
-	extra=
-	if [ "$btf_from" != - ]; then
-		extra=$(apt-get "$@" -s install "$btf_from" 2>>"$adir/resolve.log" |
-			sed -n 's/^Inst \(linux-kbuild-[^ ]*\) .*/\1/p') || true
+	# the resolution, kept until the lists change (apt reads them
+	# slowly); apt dates them by the archive's clock, not ours: their
+	# names, sizes and dates tell
+	res=$adir/resolved-$(echo "$specs $btf_from" | tr ' /' '__')
+	lists=$(ls -l --time-style=+%s "$adir/lists" | sha256sum | cut -c1-16)
+	if [ -s "$res" ] && grep -qx "lists $lists" "$res"; then
+		inst=$(sed -n 's/^inst //p' "$res")
+		extra=$(sed -n 's/^extra //p' "$res")
+	else
+		# shellcheck disable=SC2086
+		inst=$(apt-get "$@" -s install $specs 2>"$adir/resolve.log" |
+			sed -n 's/^Inst \(linux-[^ ]*\|gcc-[^ ]*\|dwarves\|pahole\) (\([^ ]*\) .*/\1 \2/p' |
+			sort) || true
+		extra=
+		if [ "$btf_from" != - ]; then
+			extra=$(apt-get "$@" -s install "$btf_from" 2>>"$adir/resolve.log" |
+				sed -n 's/^Inst \(linux-kbuild-[^ ]*\) .*/\1/p') || true
+		fi
+		rm -f "$res"
+		if [ -n "$inst" ]; then
+			{
+				echo "lists $lists"
+				echo "$inst" | sed 's/^/inst /'
+				[ -z "$extra" ] || echo "extra $extra"
+			} >"$res"
+		fi
 	fi
 	exec 7>&-
 	if [ -z "$inst" ] || { [ "$btf_from" != - ] && [ -z "$extra" ]; }; then
