@@ -66,6 +66,9 @@ help:
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-deb       lint make deb's packages and check what they ship"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
+	@echo "make check-vm-newest the stock lane's scripts on Debian 13's 6.12 and"
+	@echo "                     its backports' newest kernel (not in check)"
+	@echo "make check-vm-sid    the same on Debian unstable's kernel (not in check)"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
 	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
@@ -352,10 +355,12 @@ check-user:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) --output-sync=target \
 		check-freestanding check-core check-tools check-deb
 
-# On a cold machine the debug kernel builds while the other checks run.
+# On a cold machine the debug kernel builds while the other checks run, and
+# so do the roots of the stock lane's kernels (tests/qemu/kroot.sh).
 .PHONY: kernel-background
 kernel-background:
 	@tests/qemu/kernel.sh --background
+	@tests/qemu/kroot.sh --background
 
 check-core: $(B)/ddf_core_tests $(B)/tsan/ddf_core_tests
 	@tests/core/fp_contract.sh $(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CPPFLAGS) \
@@ -616,6 +621,17 @@ check-vm: all tcpdump-tests
 
 check-vm-stock: all
 	@tests/qemu/run.sh stock
+
+# The stock lane's scripts on Debian 13's kernels, its 6.12 and its
+# backports' newest (7.3 today), and on unstable's (7.2 today), fetched
+# from Debian's archive as the stock lane's are (tests/qemu/kernels.txt).
+# Not in check: its time would go over check's (see the README's lanes).
+.PHONY: check-vm-newest check-vm-sid
+check-vm-newest: all
+	@tests/qemu/run.sh newest
+
+check-vm-sid: all
+	@tests/qemu/run.sh sid
 
 check-vm-debug: all tcpdump-tests
 	@tests/qemu/run.sh debug

@@ -9,8 +9,9 @@
 #	extensions, all copied from this machine; what make builds in
 #	$DDF_BUILD; /init (tests/qemu/init.sh) and the test scripts.
 #   initramfs.sh kernel OUT.cpio RELEASE|- KO_DIR LANE_CONF
-#	one kernel's part: its networking modules (RELEASE from /lib/modules,
-#	or - for a kernel without modules), our .ko files and the lane's
+#	one kernel's part: its networking modules (RELEASE from /lib/modules
+#	of DDF_MODULES_ROOT, a root of kroot.sh, or else of DDF_SYSROOT;
+#	- for a kernel without modules), our .ko files and the lane's
 #	settings.
 #
 # With DDF_SYSROOT, the VMs of another architecture (run.sh arm64): the
@@ -253,7 +254,7 @@ base() {
 copy_modules() {
 	root=$1
 	rel=$2
-	src=$DDF_SYSROOT/lib/modules/$rel
+	src=${DDF_MODULES_ROOT:-$DDF_SYSROOT}/lib/modules/$rel
 	dst=$root/usr/lib/modules/$rel
 	[ -e "$src/modules.dep" ] || die "initramfs: no $src/modules.dep"
 	mkdir -p "$dst"

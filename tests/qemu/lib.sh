@@ -14,8 +14,9 @@ fi
 : "${DDF_KSRC_TARBALL:=/usr/src/$DDF_KSRC_PKG.tar.xz}"
 : "${DDF_JOBS:=$(nproc)}"
 : "${CCACHE_DIR:=$DDF_CACHE/ccache}"
-# Stock lane kernels: "release" names under /lib/modules, or globs.
-: "${DDF_STOCK_KERNELS:=6.1.*-amd64 6.12.*-amd64}"
+# Stock lane kernels: entries of tests/qemu/kernels.txt (names, or globs
+# of names), fetched from Debian's archive by kroot.sh.
+: "${DDF_STOCK_KERNELS:=bookworm-6.1 bookworm-6.12}"
 : "${DDF_QEMU_BIN:=qemu-system-x86_64}"
 export DDF_BUILD DDF_CACHE CCACHE_DIR
 
@@ -107,32 +108,58 @@ cache_claim() {
 	fi
 }
 
-# debian_sources: the Debian bookworm entries of this machine's apt sources,
-# one-line form (what mmdebstrap reads on stdin); fails when there are none.
+# apt_entries: this machine's apt entries of type deb, one-line form.
+apt_entries() {
+	grep -hE '^deb ' /etc/apt/sources.list \
+		/etc/apt/sources.list.d/*.list 2>/dev/null || true
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		awk '
+		function flush() {
+			if (types ~ /(^| )deb( |$)/ && uris ~ /debian/)
+				for (s = 1; s <= ns; s++)
+					printf "deb%s %s %s %s\n", signed, uris, suites[s], comps
+			types = uris = comps = signed = ""; ns = 0
+		}
+		/^[ \t]*$/ { flush(); next }
+		/^#/ { next }
+		/^Types:/ { types = substr($0, 8) }
+		/^URIs:/ { uris = $2 }
+		/^Suites:/ { ns = split(substr($0, 9), suites, " ") }
+		/^Components:/ { comps = substr($0, 13) }
+		/^Signed-By:/ { signed = " [signed-by=" $2 "]" }
+		END { flush() }' "$f"
+	done
+}
+
+# debian_sources [SUITE...]: mmdebstrap's sources on stdin, one-line
+# form. Without SUITE, the Debian bookworm entries of this machine's apt
+# sources (fails when there are none). With SUITEs, one entry (main) per
+# suite, on the mirrors this machine uses, whatever its release: the
+# archive's for a suite, its security mirror's for SUITE-security;
+# deb.debian.org where this machine names none.
 debian_sources() {
-	{
-		grep -hE '^deb ' /etc/apt/sources.list \
-			/etc/apt/sources.list.d/*.list 2>/dev/null || true
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -e "$f" ] || continue
-			awk '
-			function flush() {
-				if (types ~ /(^| )deb( |$)/ && uris ~ /debian/)
-					for (s = 1; s <= ns; s++)
-						printf "deb%s %s %s %s\n", signed, uris, suites[s], comps
-				types = uris = comps = signed = ""; ns = 0
+	if [ $# = 0 ]; then
+		apt_entries | grep -E ' (bookworm|bookworm-updates|bookworm-security) ' |
+			sort -u | grep .
+		return
+	fi
+	apt_entries | awk -v suites="$*" '
+		{
+			opt = ""; i = 2
+			if ($2 ~ /^\[/) { opt = " " $2; i = 3 }
+			sec = $(i + 1) ~ /-security$/
+			if (!(sec in uri)) { uri[sec] = $i; signed[sec] = opt }
+		}
+		END {
+			if (!(0 in uri)) uri[0] = "http://deb.debian.org/debian"
+			if (!(1 in uri)) uri[1] = "http://deb.debian.org/debian-security"
+			n = split(suites, s, " ")
+			for (k = 1; k <= n; k++) {
+				sec = s[k] ~ /-security$/
+				printf "deb%s %s %s main\n", signed[sec], uri[sec], s[k]
 			}
-			/^[ \t]*$/ { flush(); next }
-			/^#/ { next }
-			/^Types:/ { types = substr($0, 8) }
-			/^URIs:/ { uris = $2 }
-			/^Suites:/ { ns = split(substr($0, 9), suites, " ") }
-			/^Components:/ { comps = substr($0, 13) }
-			/^Signed-By:/ { signed = " [signed-by=" $2 "]" }
-			END { flush() }' "$f"
-		done
-	} | grep -E ' (bookworm|bookworm-updates|bookworm-security) ' |
-		sort -u | grep .
+		}'
 }
 
 # arm64_tree ROOT RELEASE DIR: in DIR, a tree to build modules here for

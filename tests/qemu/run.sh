@@ -3,8 +3,12 @@
 # The QEMU lanes. Each builds the modules against a kernel, boots that kernel
 # under TCG with an initramfs (initramfs.sh, init.sh), and reads the results.
 #
-#   run.sh stock   Debian's kernels ($DDF_STOCK_KERNELS, with their headers):
-#                  the integration scripts (tests/netns.sh, tests/netns/*.sh)
+#   run.sh stock   Debian's kernels ($DDF_STOCK_KERNELS: entries of
+#                  kernels.txt, fetched by kroot.sh): the integration
+#                  scripts (tests/netns.sh, tests/netns/*.sh)
+#   run.sh newest  the same on Debian 13's kernels ($DDF_NEWEST_KERNELS:
+#                  its 6.12 and its backports' newest; make check-vm-newest)
+#   run.sh sid     the same on unstable's ($DDF_SID_KERNELS; make check-vm-sid)
 #   run.sh debug   the debug kernel (kernel.sh): the KUnit suites, the same
 #                  scripts (but dedup.sh, replay.sh and xdpfind.sh, see
 #                  lane_tests), the robustness suites, then a kmemleak scan
@@ -12,13 +16,13 @@
 #                  qemu-system-aarch64: the stock lane's scripts, with
 #                  nf_ddf and the tools cross-built; the KUnit suites in
 #                  kernel.sh arm64 (make check-arm64, not in check)
-#   run.sh bench   Debian's 6.12 kernel ($DDF_BENCH_KERNEL): the kernel-path
+#   run.sh bench   Debian 12's 6.12 ($DDF_BENCH_KERNEL): the kernel-path
 #                  benchmark (tests/bench/vm-bench.sh, DDF_BENCH=full|smoke);
 #                  its records in $DDF_BUILD/bench/raw-$DDF_BENCH.jsonl
 #   run.sh kcsan   the KCSAN kernel (kernel.sh kcsan, 2 vCPUs): rule churn
 #                  and traffic from both CPUs ($DDF_KCSAN_TESTS); a data
 #                  race report fails it (make check-kcsan, not in check)
-#   run.sh demo    Debian's 6.12 kernel ($DDF_DEMO_KERNEL): make demo
+#   run.sh demo    Debian 12's 6.12 ($DDF_DEMO_KERNEL): make demo
 #                  (tests/demo/demo.sh), its lines shown as they come
 #   run.sh shell [debug|stock]
 #                  a shell in the VM with nf_ddf loaded (leave it to power off)
@@ -78,29 +82,47 @@ vm=${DDF_VM_DIR:-$DDF_BUILD/vm}
 passed=0
 failed=0
 
-# The newest installed release per pattern of $DDF_STOCK_KERNELS, with its
-# image and headers (one line each: "release").
+# The entries of kernels.txt that $DDF_STOCK_KERNELS names (each word a
+# name or a glob of names), in its order, one a line; "missing:WORD" for a
+# word that names none.
 stock_kernels() {
+	all=$("$DDF_QEMU/kroot.sh" names)
 	for pat in $DDF_STOCK_KERNELS; do
 		found=
-		for d in /lib/modules/$pat; do
-			r=${d##*/}
-			case $r in *-cloud-* | *-rt-*) continue ;; esac
-			[ -e "$d/build/Makefile" ] && [ -e "/boot/vmlinuz-$r" ] && found="$found $r"
+		for n in $all; do
+			# shellcheck disable=SC2254 # a glob
+			case $n in $pat) found="$found $n" ;; esac
 		done
 		if [ -z "$found" ]; then
-			echo "no kernel $pat with headers (see scripts/packages-vm.txt)" >&2
+			echo "no kernel $pat in tests/qemu/kernels.txt (there: $(echo $all))" >&2
 			echo "missing:$pat"
 			continue
 		fi
-		printf '%s\n' $found | sort -V | tail -n 1
+		printf '%s\n' $found
 	done
+}
+
+# kernel_root NAME: the root of the kernel NAME of kernels.txt (kroot.sh
+# root, which makes it when it is not cached); sets kroot_dir (the
+# modules build in a chroot of it: build_modules; the initramfs takes
+# the kernel's modules from it: stage), kr_rel (its release), kr_image
+# (its image) and kr_tree (its headers, a path in the root).
+kernel_root() {
+	kroot_dir=$("$DDF_QEMU/kroot.sh" root "$1") || return 1
+	kr_rel=$(sed -n 's/^rel=//p' "$kroot_dir/kernel.conf")
+	kr_image=$(sed -n 's/^image=//p' "$kroot_dir/kernel.conf")
+	kr_tree=$(sed -n 's/^tree=//p' "$kroot_dir/kernel.conf")
 }
 
 # build_modules NAME KERNEL_TREE [MAKE_ARGS]: the .ko files in $vm/NAME/src.
 # An M= build writes into the source directory: each kernel gets a copy.
+# With $kroot_dir (kernel_root), in a chroot of that root (KERNEL_TREE a
+# path there), with its compiler and tools.
 build_modules() {
 	src=$vm/$1/src
+	in_root=
+	[ -z "${kroot_dir:-}" ] || in_root="$DDF_QEMU/kroot.sh run $kroot_dir $src"
+	t_mod=$(now)
 	rm -rf "$src"
 	mkdir -p "$src/tests" "$src/scripts"
 	for d in Kbuild dkms.conf nf_ddf ddf_core uapi tests/core tests/kunit \
@@ -109,14 +131,17 @@ build_modules() {
 	done
 	# nf_ddf-nobtf.ko: the module as a build without pahole leaves it,
 	# for tests/netns/xdp.sh
-	{ make -C "$2" M="$src" -j"$DDF_JOBS" -O ${3:-} modules &&
-		"$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
-		${DDF_OBJCOPY:-objcopy} --remove-section=.BTF "$src/nf_ddf.ko" \
-			"$src/nf_ddf-nobtf.ko"; } \
+	# shellcheck disable=SC2086 # in_root: a command and its arguments
+	{ $in_root make -C "$2" M="$src" -j"$DDF_JOBS" -O ${3:-} modules &&
+		$in_root "$src/scripts/module-btf.sh" "$2" "$src/nf_ddf.ko" &&
+		$in_root ${DDF_OBJCOPY:-objcopy} --remove-section=.BTF \
+			"$src/nf_ddf.ko" "$src/nf_ddf-nobtf.ko"; } \
 		>"$vm/$1/modules.log" 2>&1 || {
 		show_tail "$vm/$1/modules.log" 40
 		return 1
 	}
+	[ -z "$in_root" ] ||
+		echo "  ($1: the modules built in $(($(now) - t_mod)) s, in a chroot of ${kroot_dir##*/})"
 }
 
 # wants_virtio TEST...: whether a script asks for the virtio-net port (a
@@ -392,7 +417,8 @@ stage() {
 		DDF_TEST_TIMEOUT=$DDF_TEST_TIMEOUT
 		DDF_REPORT_DEV=${vm_report_dev:-}
 	EOC
-	"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
+	DDF_MODULES_ROOT=${kroot_dir:+$kroot_dir/root} \
+		"$DDF_QEMU/initramfs.sh" kernel "$vm/$name/kernel.cpio" "$rel" \
 		"$vm/$5/src" "$vm/$name/lane.conf" || return 1
 	cat "$vm/base.cpio" "$vm/$name/kernel.cpio" >"$vm/$name/initrd.cpio"
 }
@@ -645,6 +671,18 @@ arm64_build() {
 lane=${1:-}
 case $lane in
 stock | debug | shell) DDF_BENCH= ;;
+newest | sid)
+	# the stock lane's runs on kernels newer than its own (not in make
+	# check: see the README's lanes)
+	DDF_BENCH=
+	: "${DDF_NEWEST_KERNELS:=trixie-6.12 trixie-backports}"
+	: "${DDF_SID_KERNELS:=sid}"
+	if [ "$lane" = newest ]; then
+		DDF_STOCK_KERNELS=$DDF_NEWEST_KERNELS
+	else
+		DDF_STOCK_KERNELS=$DDF_SID_KERNELS
+	fi
+	;;
 arm64)
 	# Debian's arm64 kernels (sysroot.sh: $DDF_ARM64_KERNELS) under
 	# qemu-system-aarch64's virt machine, the stock lane's scripts; the
@@ -676,7 +714,7 @@ kcsan)
 	;;
 bench)
 	: "${DDF_BENCH:=full}"
-	: "${DDF_BENCH_KERNEL:=6.12.*-amd64}"
+	: "${DDF_BENCH_KERNEL:=bookworm-6.12}"
 	: "${DDF_VM_TIMEOUT_BENCH:=3600}"
 	DDF_VM_MEM=${DDF_VM_MEM_BENCH:-3072}
 	# The guest's clock counts instructions (1 ns each): rates measured
@@ -690,12 +728,12 @@ bench)
 	;;
 demo)
 	DDF_BENCH=
-	: "${DDF_DEMO_KERNEL:=6.12.*-amd64}"
+	: "${DDF_DEMO_KERNEL:=bookworm-6.12}"
 	: "${DDF_VM_TIMEOUT_DEMO:=600}"
 	# the demo's own lines are on the terminal already
 	: "${DDF_VM_TAIL:=25}"
 	;;
-*) die "usage: $0 stock|debug|arm64|kcsan|bench|demo|shell [debug|stock]" ;;
+*) die "usage: $0 stock|newest|sid|debug|arm64|kcsan|bench|demo|shell [debug|stock]" ;;
 esac
 mkdir -p "$vm"
 # Runs from one tree take turns: they share $vm.
@@ -723,20 +761,24 @@ if [ "$lane" = shell ]; then
 		flock -u 8
 		boot debug-shell "$kdir/bzImage" "$DDF_VM_SMP_DEBUG" 0 "" interactive
 	else
-		rel=$(stock_kernels | tail -n 1)
-		prepare "stock-shell" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" 0 1
+		k=$(stock_kernels | tail -n 1)
+		case $k in missing:*) die "no kernel ${k#missing:}" ;; esac
+		kernel_root "$k" || die "no root of the kernel $k (kroot.sh)"
+		prepare "stock-shell" "$kr_image" "$kr_tree" "$kr_rel" 0 1
 		flock -u 8
-		boot "stock-shell" "/boot/vmlinuz-$rel" "$DDF_VM_SMP_STOCK" 0 "" interactive
+		boot "stock-shell" "$kr_image" "$DDF_VM_SMP_STOCK" 0 "" interactive
 	fi
 	exit 0
 fi
 
 if [ "$lane" = bench ]; then
-	rel=$(DDF_STOCK_KERNELS=$DDF_BENCH_KERNEL stock_kernels | tail -n 1)
-	case $rel in
-	missing:*) flunk "no kernel ${rel#missing:} with headers installed" ;;
+	k=$(DDF_STOCK_KERNELS=$DDF_BENCH_KERNEL stock_kernels | tail -n 1)
+	case $k in
+	missing:*) flunk "no kernel ${k#missing:}" ;;
 	*)
-		check "$rel" "/boot/vmlinuz-$rel" "/lib/modules/$rel/build" "$rel" \
+		kernel_root "$k" || die "bench: no root of the kernel $k (kroot.sh)"
+		rel=$kr_rel
+		check "$rel" "$kr_image" "$kr_tree" "$rel" \
 			1 "$DDF_VM_TIMEOUT_BENCH" "" -
 		mkdir -p "$DDF_BUILD/bench"
 		sed -n 's/^ddf-bench: //p' "$vm/bench-$rel.out.txt" \
@@ -744,14 +786,16 @@ if [ "$lane" = bench ]; then
 		;;
 	esac
 elif [ "$lane" = demo ]; then
-	rel=$(DDF_STOCK_KERNELS=$DDF_DEMO_KERNEL stock_kernels | tail -n 1)
-	case $rel in
-	missing:*) flunk "no kernel ${rel#missing:} with headers installed" ;;
+	k=$(DDF_STOCK_KERNELS=$DDF_DEMO_KERNEL stock_kernels | tail -n 1)
+	case $k in
+	missing:*) flunk "no kernel ${k#missing:}" ;;
 	*)
+		log "demo: Debian's kernel $k from the archive (cached after the first run)"
+		kernel_root "$k" || die "demo: no root of the kernel $k (kroot.sh)"
+		rel=$kr_rel
 		log "demo: building nf_ddf for $rel and booting that kernel under QEMU (TCG)"
 		follow="ddf-demo: "
-		check "$rel" "/boot/vmlinuz-$rel" \
-			"/lib/modules/$rel/build" "$rel" "$DDF_VM_SMP_STOCK" \
+		check "$rel" "$kr_image" "$kr_tree" "$rel" "$DDF_VM_SMP_STOCK" \
 			"$DDF_VM_TIMEOUT_DEMO" "" -
 		# the demo's verdict, its last line
 		verdict=$(sed -n 's/^ddf-demo: \(demo: .*\)/\1/p' "$vm/demo-$rel.out.txt" | tail -n 1)
@@ -795,30 +839,39 @@ elif [ "$lane" = arm64 ]; then
 	n=$((n + 1))
 	job arm64 $n "$DDF_VM_ARM64_JOBS" arm64_kunit_vm
 	jobs_gather arm64 $n "arm64 kernel"
-elif [ "$lane" = stock ]; then
+elif [ "$lane" = stock ] || [ "$lane" = newest ] || [ "$lane" = sid ]; then
 	# The kernels run side by side, $DDF_VM_STOCK_JOBS at a time: a stock
 	# VM has one vCPU, the host more. Each one's report is printed once
-	# it is done, in order, and its counts added here.
+	# it is done, in order, and its counts added here. Each job first
+	# gets its kernel's root (kroot.sh: cached, or made then).
 	# The scripts that want module.sig_enforce=1 boot alone, on the
-	# newest kernel only (a boot adds about 30 s), with its modules.
-	newest=$(stock_kernels 2>/dev/null | grep -v '^missing:' | sort -V |
-		tail -n 1)
+	# newest kernel only, the list's last (a boot adds about 30 s), with
+	# its modules.
+	newest=$(stock_kernels 2>/dev/null | grep -v '^missing:' | tail -n 1)
 	stock_vm() {
+		t_root=$(now)
+		if ! kernel_root "$1"; then
+			flunk "$1: its root (tests/qemu/kroot.sh root $1)"
+			return
+		fi
+		echo "$lane: $1: $kr_rel, its root ${kroot_dir##*/} ready in $(($(now) - t_root)) s"
+		k=$1
+		set -- "$kr_rel"
 		plain="" sig=""
 		for t in ${DDF_VM_TESTS:-$(lane_tests) $(cd "$DDF_ROOT/tests" &&
 			ls netns/*.sh)}; do
 			if sig_enforce_script "$t"; then
-				[ "$1" != "$newest" ] || sig="$sig $t"
+				[ "$k" != "$newest" ] || sig="$sig $t"
 			elif [ -n "${DDF_VM_TESTS:-}" ]; then
 				plain="$plain $t"
 			fi
 		done
 		if [ -z "${DDF_VM_TESTS:-}" ] || [ -n "$plain" ]; then
-			DDF_VM_TESTS=${plain# } check "$1" "/boot/vmlinuz-$1" \
-				"/lib/modules/$1/build" "$1" "$DDF_VM_SMP_STOCK" \
+			DDF_VM_TESTS=${plain# } check "$1" "$kr_image" \
+				"$kr_tree" "$1" "$DDF_VM_SMP_STOCK" \
 				"$DDF_VM_TIMEOUT_STOCK" "" -
 		elif [ -n "$sig" ] &&
-			! build_modules "$1" "/lib/modules/$1/build"; then
+			! build_modules "$1" "$kr_tree"; then
 			flunk "$1: build the modules (log: $vm/$1/modules.log)"
 			return
 		fi
@@ -828,21 +881,21 @@ elif [ "$lane" = stock ]; then
 			flunk "$1-sig: the initramfs"
 			return
 		fi
-		run_vm "$1-sig" "/boot/vmlinuz-$1" "$DDF_VM_SMP_STOCK" \
+		run_vm "$1-sig" "$kr_image" "$DDF_VM_SMP_STOCK" \
 			"$DDF_VM_TIMEOUT_STOCK" "module.sig_enforce=1" -
 	}
 	n=0
-	for rel in $(stock_kernels); do
-		case $rel in
+	for k in $(stock_kernels); do
+		case $k in
 		missing:*)
-			flunk "no stock kernel ${rel#missing:} with headers installed"
+			flunk "no kernel ${k#missing:} in tests/qemu/kernels.txt"
 			continue
 			;;
 		esac
 		n=$((n + 1))
-		job stock $n "$DDF_VM_STOCK_JOBS" stock_vm "$rel"
+		job "$lane" $n "$DDF_VM_STOCK_JOBS" stock_vm "$k"
 	done
-	jobs_gather stock $n "stock kernel"
+	jobs_gather "$lane" $n "$lane kernel"
 elif [ "$lane" = kcsan ]; then
 	if kdir=$("$DDF_QEMU/kernel.sh" kcsan); then
 		kver=$(cat "$kdir/build/include/config/kernel.release")
