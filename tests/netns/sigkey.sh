@@ -73,7 +73,8 @@ for cmd in "rule add r family ip hook prerouting window 1000" show; do
 	passed "ddfctl $cmd says what happened and what to do"
 done
 
-pp insmod "$module"
+pretty "" "insmod nf_ddf.ko"
+out=$(insmod "$module" 2>&1) || fail "insmod of the signed nf_ddf: $out"
 loaded || fail "nf_ddf is not loaded"
 taint=$(cat /sys/module/nf_ddf/taint)
 [[ $taint != *E* ]] || fail "nf_ddf taints the kernel as unsigned: '$taint'"
