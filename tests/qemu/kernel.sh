@@ -40,6 +40,14 @@ if [ "$flavour" = arm64 ]; then
 	kimage=arch/arm64/boot/Image kout=Image
 fi
 
+# The project's test key (test-key.pem), which a fragment may name in
+# CONFIG_SYSTEM_TRUSTED_KEYS by that name alone: kernel.sh puts it at the
+# top of the build tree, where Kbuild looks; the hash covers it then.
+testkey=$DDF_QEMU/test-key.pem
+testkey_used() {
+	grep -q '^CONFIG_SYSTEM_TRUSTED_KEYS="test-key.pem"$' $frags
+}
+
 [ -r "$DDF_KSRC_TARBALL" ] || die "no kernel sources at $DDF_KSRC_TARBALL (package $DDF_KSRC_PKG)"
 srcver=$(dpkg-query -W -f='${Version}' "$DDF_KSRC_PKG" 2>/dev/null) ||
 	srcver=$(sha256sum "$DDF_KSRC_TARBALL" | cut -c1-16)
@@ -48,6 +56,7 @@ hash=$({
 	echo "recipe $recipe"
 	$kcc --version | head -n 1
 	cat $frags
+	if testkey_used; then cat "$testkey"; fi
 } | sha256sum | cut -c1-12)
 kdir=$DDF_CACHE/kernel-$srcver-$hash
 srcdir=$DDF_CACHE/src-$srcver
@@ -68,6 +77,7 @@ ksrc=$(find "$srcdir" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 mkdir -p "$kdir/build"
 ln -sfn "$ksrc" "$kdir/src"
 cat $frags >"$kdir/fragments.config"
+if testkey_used; then cp "$testkey" "$kdir/build/test-key.pem"; fi
 blog=$kdir/build.log
 # ccache's depend mode: the dependencies from the compiler's own -MMD
 # output (which Kbuild asks for) instead of a preprocessor run per file.
