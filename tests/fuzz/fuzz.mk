@@ -24,7 +24,9 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_COV := -fprofile-instr-generate -fcoverage-mapping
 # the project's flags (the Makefile's CFLAGS: -ffp-contract=off forced)
 # at -O1, where ASan's reports keep their lines
-FUZZ_CFLAGS := -O1 -g $(filter-out -O%,$(CFLAGS))
+FUZZ_CFLAGS := -O1 -g $(filter-out -O%,$(CFLAGS)) \
+	       -Wno-missing-field-initializers \
+	       -Wno-gnu-variable-sized-type-not-at-end
 FUZZ_CPPFLAGS := $(CPPFLAGS) $(CORE_CPPFLAGS) -Iuapi -Itools/ddfctl \
 		 -I$(B)/xdp -Itests/fuzz
 FUZZ_CORE := $(FUZZ_DIR)/libddf_core_fuzz.a

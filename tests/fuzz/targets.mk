@@ -5,3 +5,23 @@
 FUZZ_TARGETS += ifname
 FUZZ_SRCS_ifname := tests/fuzz/fuzz_ifname.c tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_ifname := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
+
+# restore's files, and save's lines of what they hold read back
+# (tools/ddfctl/restore.c, state.c, parse*.c, print.c)
+FUZZ_TARGETS += restore
+FUZZ_SRCS_restore := tests/fuzz/fuzz_restore.c tests/fuzz/fuzz_rules.c \
+		     tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_restore := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
+
+# command lines: rule add (saved and read back), replay's rule words,
+# xdp's words, size (tools/ddfctl/parse*.c, xdp.c, size.c)
+FUZZ_TARGETS += rule_words
+FUZZ_SRCS_rule_words := tests/fuzz/fuzz_rule_words.c tests/fuzz/fuzz_rules.c \
+			tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_rule_words := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
+
+# captures, alone and merged (tools/ddfctl/pcap_merge.c, pcapng_time.c,
+# replay_pcapng.c)
+FUZZ_TARGETS += pcap_merge
+FUZZ_SRCS_pcap_merge := tests/fuzz/fuzz_pcap_merge.c tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_pcap_merge := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
