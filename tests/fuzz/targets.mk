@@ -25,3 +25,12 @@ FUZZ_LIBS_rule_words := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
 FUZZ_TARGETS += pcap_merge
 FUZZ_SRCS_pcap_merge := tests/fuzz/fuzz_pcap_merge.c tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_pcap_merge := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
+
+
+# the kernel's replies: decoded and printed as every command prints them
+# (tools/ddfctl/nl.c, print.c, prom.c, state.c)
+FUZZ_TARGETS += nl_reply
+FUZZ_SRCS_nl_reply := tests/fuzz/fuzz_nl_reply.c tests/fuzz/fuzz_rules.c \
+		      tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_nl_reply := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm \
+		      -Wl,--wrap=xdp_mode_on,--wrap=xdp_attached
