@@ -27,6 +27,13 @@ FUZZ_SRCS_pcap_merge := tests/fuzz/fuzz_pcap_merge.c tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_pcap_merge := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
 
 
+# ddfctl advise over captures (tools/ddfctl/advise.c, advise_print.c,
+# replay_link.c and the capture reader)
+FUZZ_TARGETS += advise
+FUZZ_SRCS_advise := tests/fuzz/fuzz_advise.c tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_advise := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm \
+		    -Wl,--wrap=parse_rule_words,--wrap=getrandom
+
 # the kernel's replies: decoded and printed as every command prints them
 # (tools/ddfctl/nl.c, print.c, prom.c, state.c)
 FUZZ_TARGETS += nl_reply
