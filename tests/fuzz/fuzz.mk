@@ -40,6 +40,9 @@ include tests/fuzz/targets.mk
 FUZZ_TIME ?= 60
 FUZZ_CHECK_TIME ?= 8
 FUZZ_JOBS ?= $(shell nproc)
+# each run's CPU time (user + system s), for the summary, where GNU time is
+FUZZ_TIMER = $(if $(wildcard /usr/bin/time),/usr/bin/time -f '%U %S' \
+	-o $(FUZZ_DIR)/run/$*.cpu)
 
 # One build of the libraries and targets: $(1) its directory, $(2) its
 # compile flags, $(3) its link flags.
@@ -81,7 +84,7 @@ fuzz-bins: $(FUZZ_BINS)
 # from run to run), what fails into $(B)/fuzz/findings/NAME/; then a
 # summary line per target (tests/fuzz/summary.sh).
 fuzz: $(FUZZ_BINS)
-	@rm -f $(FUZZ_DIR)/run/*.log
+	@rm -f $(FUZZ_DIR)/run/*.log $(FUZZ_DIR)/run/*.cpu
 	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) \
 		$(patsubst %,fuzz-run-%,$(FUZZ_TARGETS)); \
 	rc=$$?; tests/fuzz/summary.sh $(FUZZ_DIR) $(FUZZ_TARGETS) && \
@@ -90,7 +93,8 @@ fuzz: $(FUZZ_BINS)
 fuzz-run-%: $(FUZZ_DIR)/fuzz_%
 	@mkdir -p $(FUZZ_DIR)/run $(FUZZ_DIR)/work/$* $(FUZZ_DIR)/findings/$*
 	@echo "fuzz: $* for $(FUZZ_TIME) s"
-	@nice -n 10 $< -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+	@$(FUZZ_TIMER) nice -n 10 $< -max_total_time=$(FUZZ_TIME) \
+		-print_final_stats=1 \
 		-close_fd_mask=3 -artifact_prefix=$(FUZZ_DIR)/findings/$*/ \
 		$(FUZZ_DIR)/work/$* tests/fuzz/corpus/$* \
 		$(wildcard tests/fuzz/regress/$*) >$(FUZZ_DIR)/run/$*.log 2>&1

@@ -9,11 +9,11 @@ set -eu
 dir=$1
 shift
 rc=0
-printf '%-14s %10s %8s %6s %7s %9s %8s\n' target runs exec/s cov ft corpus findings
+printf '%-12s %6s %10s %7s %6s %7s %12s %8s\n' target cpu_s runs exec/s cov ft corpus findings
 for t in "$@"; do
 	log=$dir/run/$t.log
 	if [ ! -f "$log" ]; then
-		printf '%-14s no log: not run\n' "$t"
+		printf '%-12s no log: not run\n' "$t"
 		rc=1
 		continue
 	fi
@@ -24,7 +24,8 @@ for t in "$@"; do
 	n=$(grep -ac '^==[0-9]*==.*ERROR\|invariant broken\|^artifact_prefix' "$log" || true)
 	found=$(sed -n "s/.*Test unit written to \(.*\)/\1/p" "$log")
 	[ -z "$found" ] || rc=1
-	printf '%-14s %10s %8s %6s %7s %9s %8s\n' "$t" \
+	cpu=$(awk '{ printf "%d", $1 + $2 }' "$dir/run/$t.cpu" 2>/dev/null || true)
+	printf '%-12s %6s %10s %7s %6s %7s %12s %8s\n' "$t" "${cpu:--}" \
 		"$(stat number_of_executed_units)" \
 		"$(stat average_exec_per_sec)" "$(field cov)" "$(field ft)" \
 		"$(field corp)" "$([ -n "$found" ] && echo 1 || echo 0)"
