@@ -6,6 +6,8 @@
 #   FUZZ_TARGETS += NAME
 #   FUZZ_SRCS_NAME := tests/fuzz/fuzz_NAME.c <more .c built with it>
 #   FUZZ_LIBS_NAME := $(FUZZ_CORE) $(FUZZ_CTL) -l... -Wl,...
+#   FUZZ_CPPFLAGS_NAME := -I... (optional: its sources' own)
+#   FUZZ_ARGS_NAME := -max_len=N ... (optional: libFuzzer's, every run)
 #
 # $(FUZZ_CORE) is ddf_core and $(FUZZ_CTL) ddfctl's sources but ddfctl.c,
 # each compiled from the same sources and with the same flags as the
@@ -66,7 +68,7 @@ $(1)/fuzz_$(t): $(FUZZ_SRCS_$(t)) $(wildcard tests/fuzz/*.h) \
 		$(CORE_HDRS) $(CTL_HDRS)
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(2) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) \
-		$(FUZZ_SRCS_$(t)) \
+		$(FUZZ_CPPFLAGS_$(t)) $(FUZZ_SRCS_$(t)) \
 		$(subst $(FUZZ_DIR)/,$(1)/,$(FUZZ_LIBS_$(t))) $(3) -o $$@
 )
 endef
@@ -94,7 +96,7 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz_%
 	@mkdir -p $(FUZZ_DIR)/run $(FUZZ_DIR)/work/$* $(FUZZ_DIR)/findings/$*
 	@echo "fuzz: $* for $(FUZZ_TIME) s"
 	@$(FUZZ_TIMER) nice -n 10 $< -max_total_time=$(FUZZ_TIME) \
-		-print_final_stats=1 \
+		-print_final_stats=1 $(FUZZ_ARGS_$*) \
 		-close_fd_mask=3 -artifact_prefix=$(FUZZ_DIR)/findings/$*/ \
 		$(FUZZ_DIR)/work/$* tests/fuzz/corpus/$* \
 		$(wildcard tests/fuzz/regress/$*) >$(FUZZ_DIR)/run/$*.log 2>&1
@@ -106,7 +108,8 @@ check-fuzz: $(patsubst %,fuzz-check-%,$(FUZZ_TARGETS))
 	@echo "check-fuzz: $(words $(FUZZ_TARGETS)) targets passed"
 
 fuzz-check-%: $(FUZZ_DIR)/fuzz_%
-	@tests/fuzz/check.sh $< $* $(FUZZ_CHECK_TIME) $(FUZZ_DIR)
+	@tests/fuzz/check.sh $< $* $(FUZZ_CHECK_TIME) $(FUZZ_DIR) \
+		$(FUZZ_ARGS_$*)
 
 # make fuzz-coverage: each target's corpus and regressions run by the
 # coverage build; line and branch coverage per file of the code they
