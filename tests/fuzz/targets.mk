@@ -27,6 +27,14 @@ FUZZ_SRCS_pcap_merge := tests/fuzz/fuzz_pcap_merge.c tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_pcap_merge := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
 
 
+
+# apply's plan from one set of rules to another, run with undo
+# (tools/ddfctl/state.c, restore.c)
+FUZZ_TARGETS += apply
+FUZZ_SRCS_apply := tests/fuzz/fuzz_apply.c tests/fuzz/fuzz_rules.c \
+		   tests/fuzz/fuzz_tools.c
+FUZZ_LIBS_apply := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
+
 # ddfctl advise over captures (tools/ddfctl/advise.c, advise_print.c,
 # replay_link.c and the capture reader)
 FUZZ_TARGETS += advise
