@@ -159,7 +159,9 @@ static int each_message(const struct nlmsghdr *nlh, void *data)
 	free(m);
 	if (nlh->nlmsg_len < HDRS)
 		return MNL_CB_OK;
-	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+	/* up to the message's own end: libmnl's walk goes to its padding */
+	mnl_attr_for_each_payload((const void *)((const char *)nlh + HDRS),
+				  nlh->nlmsg_len - HDRS) {
 		const struct nlattr *in;
 		uint8_t *one;
 

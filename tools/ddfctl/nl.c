@@ -186,13 +186,27 @@ static struct nlmsghdr *put_header(char *buf, uint16_t type, uint8_t cmd,
 	return nlh;
 }
 
+/*
+ * The attributes of a message from off bytes into its payload, up to its
+ * own end: libmnl's mnl_attr_for_each() walks on into the padding after
+ * a length that is not a multiple of 4, past the bytes read.
+ */
+#define attrs_from(attr, nlh, off)                                             \
+	mnl_attr_for_each_payload(                                             \
+		(const void *)((const char *)mnl_nlmsg_get_payload(nlh) +     \
+			       (off)),                                        \
+		(nlh)->nlmsg_len - MNL_NLMSG_HDRLEN - (off))
+
 static int family_id_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *a;
+	const struct nlattr *attr;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(struct genlmsghdr))
+		return MNL_CB_OK;
+	attrs_from(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(attr, MNL_TYPE_U16))
+			*(uint16_t *)data = mnl_attr_get_u16(attr);
 	return MNL_CB_OK;
 }
 
@@ -221,7 +235,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		      off + e->msg.nlmsg_len - sizeof(struct nlmsghdr);
 	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
 	    off <= nlh->nlmsg_len - MNL_NLMSG_HDRLEN) {
-		mnl_attr_for_each(attr, nlh, off)
+		attrs_from(attr, nlh, off)
 			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
 			    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
 				snprintf(extack, sizeof(extack), "%s",
