@@ -11,6 +11,9 @@
 #ifndef DDF_REGISTRY_H
 #define DDF_REGISTRY_H
 
+/* included by ddf_filter.h at its end: first, it brings that one whole */
+#include "ddf_filter.h"
+
 extern const struct ddf_filter_type ddf_apbf_type;
 extern const struct ddf_filter_type ddf_apbbf_type;
 extern const struct ddf_filter_type ddf_qht_type;
