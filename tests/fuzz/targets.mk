@@ -13,4 +13,11 @@ FUZZ_ARGS_key := -max_len=4200
 FUZZ_TARGETS += spec
 FUZZ_SRCS_spec := tests/fuzz/fuzz_spec.c
 FUZZ_LIBS_spec := $(B)/fuzz/libddf_core_fuzz.a -lm
-FUZZ_ARGS_spec := -timeout=10
+FUZZ_ARGS_spec := -timeout=10 -max_len=256
+
+# the XDP frame reader of the module over a shim of the kernel's xdp_buff
+FUZZ_TARGETS += xdp
+FUZZ_SRCS_xdp := tests/fuzz/fuzz_xdp.c
+FUZZ_LIBS_xdp := $(B)/fuzz/libddf_core_fuzz.a -lm
+FUZZ_CPPFLAGS_xdp := -Itests/fuzz/shim -Inf_ddf
+FUZZ_ARGS_xdp := -max_len=4200
