@@ -313,6 +313,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fk_same(rg, &hg, &kg, rf, &hp, &kp))
 		fk_fail(&c, "the entry point differs from the general walk",
 			rg, &hg, &kg, rf, &hp, &kp);
+	/* with no info asked for (the module's hooks) */
+	hp = poison;
+	if (ddf_key_hash_link(&c.s, c.lkp, NULL, &flat, c.len, ks, c.hashfn,
+			      &hp, NULL) != rg ||
+	    memcmp(&hp, &hg, sizeof(hp)))
+		fk_fail(&c, "the entry point without info differs", rg, &hg,
+			&kg, rf, &hp, &kg);
 	if (c.reader) {
 		struct fk_reader rd = { b, c.len, c.reader == 2 };
 		struct ddf_key_segs segs;

@@ -18,7 +18,8 @@
  * family:2 match:1 max_bytes_sel:2; 3-4 ignore:10 decap:6; 5 vxlan_sel:2
  * geneve_sel:2 pieces:4; 6-7 payload_off; 8-9 payload_len; 10-11
  * max_bytes; 12-13 a tunnel port; 14-15 the taken-out tag's TCI; 16-23
- * the pieces' lengths; 24 l4proto; 25 a short max_bytes; 26 the tag's TPID.
+ * the pieces' lengths; 24 l4proto; 25 a short max_bytes; 26 the tag's TPID:1
+ * a second match bit:1 l4proto without match:1 max_bytes bit 16:1 why:1.
  */
 
 #define FK_HDR 27u
@@ -63,6 +64,7 @@ static const struct ddf_key_secret *fk_secret(void)
 static bool fk_decode(struct fk_case *c, const uint8_t *d)
 {
 	struct ddf_key_spec *s = &c->s;
+	const char *why = NULL;
 	static const uint8_t fam[4] = { 0, 4, 6, 5 };
 	uint16_t w1 = fk_le16(d + 1), w3 = fk_le16(d + 3), raw = fk_le16(d + 12);
 	int link = d[0] >> 3 & 3;
@@ -73,11 +75,12 @@ static bool fk_decode(struct fk_case *c, const uint8_t *d)
 	c->reader = d[0] >> 5 & 3;
 	s->fields = w1 & 0x7ff;
 	s->family = fam[w1 >> 11 & 3];
-	s->match = w1 >> 13 & 1;
-	s->l4proto = s->match ? d[24] : 0;
+	/* a second match bit and a protocol without one: refused */
+	s->match = (w1 >> 13 & 1) | (d[26] & 2);
+	s->l4proto = s->match || (d[26] & 4) ? d[24] : 0;
 	switch (w1 >> 14) {
-	case 1:
-		s->max_bytes = fk_le16(d + 10);
+	case 1: /* up to twice the most: the excess refused */
+		s->max_bytes = fk_le16(d + 10) | (uint32_t)(d[26] & 8) << 13;
 		break;
 	case 2:
 		s->max_bytes = 1 + d[25] % 96;
@@ -120,7 +123,7 @@ static bool fk_decode(struct fk_case *c, const uint8_t *d)
 			c->lk.vlan_tci = fk_le16(d + 14);
 		}
 	}
-	return ddf_key_spec_validate(s, NULL) == 0;
+	return ddf_key_spec_validate(s, d[26] & 16 ? &why : NULL) == 0;
 }
 
 static void fk_fail(const struct fk_case *c, const char *why, int ra,

@@ -113,6 +113,18 @@ def main():
                                                0, 0]) + t4, dport=2152))),
         'gre': eth(0x0800, ip4(47, bytes([0x20, 0, 8, 0, 0, 0, 0, 9]) +
                                u4)),
+        'gre6': eth(0x0800, ip4(47, bytes([0x80, 0, 0x86, 0xdd, 0, 0, 0,
+                                           0]) + t6)),
+        'greteb': eth(0x86dd, ip6(47, bytes([0, 0, 0x65, 0x58]) + inner)),
+        'geneve4': eth(0x0800, ip4(17, udp(bytes([1, 0, 8, 0, 0, 0, 1, 0,
+                                                  0, 0, 0, 0]) + u4,
+                                           dport=6081))),
+        'geneve6': eth(0x86dd, ip6(17, udp(bytes([0, 0, 0x86, 0xdd, 0, 0,
+                                                  1, 0]) + t6,
+                                           dport=6081))),
+        'icmpts': eth(0x0800, ip4(1, bytes([13, 0, 0, 0, 0, 9, 0, 2]) +
+                                  payload(12))),
+        'icmpreply': eth(0x0800, ip4(1, bytes([0, 0, 0, 0, 0, 9, 0, 2]))),
         'erspan2': eth(0x0800, ip4(47, bytes([0x10, 0, 0x88, 0xbe, 0, 0,
                                               0, 1, 0x10, 0, 0, 0, 0, 0,
                                               0, 0]) + inner)),
@@ -136,7 +148,13 @@ def main():
                             reader=2),
         'frame': hdr(form=2, ignore=0x180, reader=3, pieces=1,
                      cuts=(20,) + (0,) * 7),
-        'decap': hdr(decap=0x1f, ignore=0x43, form=1, fields=0x3f),
+        'decap': hdr(decap=0x1f, ignore=0x43),
+        'decap_fields': hdr(decap=0x1f, form=1, fields=0x3ff, plen=100,
+                            reader=1),
+        'long': hdr(mbsel=3, reader=3, pieces=2, cuts=(100, 250) +
+                    (0,) * 6),
+        'match_tcp': hdr(match=1, l4proto=6, ignore=0x43),
+        'icmpid': hdr(form=1, fields=0x107),
         'v6_tcp_only': hdr(fam=2, match=1, l4proto=6, mbsel=2, mbshort=40),
         'bare': hdr(link=0),
         'tagged': hdr(link=2, tci=0x0123, ignore=0x83),
@@ -145,8 +163,8 @@ def main():
     for fname, f in frames.items():
         for sname, s in specs.items():
             # every frame under the common specs, the others under a few
-            if sname not in ('packet', 'fields_all', 'decap') and \
-               (n + len(sname)) % 4:
+            if sname not in ('packet', 'fields_all', 'decap', 'long',
+                             'match_tcp') and (n + len(sname)) % 3:
                 n += 1
                 continue
             if sname == 'bare':
