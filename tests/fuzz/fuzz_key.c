@@ -176,20 +176,17 @@ static bool fk_mutate(const struct fk_case *c, const struct ddf_key_info *kg,
 	    !(kg->flags & DDF_KEY_F_LATER)) {
 		uint32_t at = 0, n = 0;
 
-		switch (kg->proto) {
-		case DDF_IPPROTO_TCP: at = 16, n = 2; break;
-		case DDF_IPPROTO_UDP:
-		case DDF_IPPROTO_UDPLITE: at = 6, n = 2; break;
-		case DDF_IPPROTO_SCTP: at = 8, n = 4; break;
-		case DDF_IPPROTO_ICMP:
-			if (kg->family == 4)
-				at = 2, n = 2;
-			break;
-		case DDF_IPPROTO_ICMPV6:
-			if (kg->family == 6)
-				at = 2, n = 2;
-			break;
-		}
+		/* (offset, length) of the checksum in the L4 header */
+		if (kg->proto == DDF_IPPROTO_TCP)
+			at = 16, n = 2;
+		else if (kg->proto == DDF_IPPROTO_UDP ||
+			 kg->proto == DDF_IPPROTO_UDPLITE)
+			at = 6, n = 2;
+		else if (kg->proto == DDF_IPPROTO_SCTP)
+			at = 8, n = 4;
+		else if ((kg->proto == DDF_IPPROTO_ICMP && kg->family == 4) ||
+			 (kg->proto == DDF_IPPROTO_ICMPV6 && kg->family == 6))
+			at = 2, n = 2;
 		for (uint32_t i = 0; i < n; i++)
 			fk_flip(b, len, l3 + kg->l4off + at + i, 0xff, &ch);
 	}
@@ -313,10 +310,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fk_same(rg, &hg, &kg, rf, &hp, &kp))
 		fk_fail(&c, "the entry point differs from the general walk",
 			rg, &hg, &kg, rf, &hp, &kp);
-	/* with no info asked for (the module's hooks) */
+	/* with no info asked for (the module's hooks; an IP hook's call) */
 	hp = poison;
-	if (ddf_key_hash_link(&c.s, c.lkp, NULL, &flat, c.len, ks, c.hashfn,
-			      &hp, NULL) != rg ||
+	if ((c.lkp ? ddf_key_hash_link(&c.s, c.lkp, NULL, &flat, c.len, ks,
+				       c.hashfn, &hp, NULL) :
+		     ddf_key_hash(&c.s, NULL, &flat, c.len, ks, c.hashfn, &hp,
+				  NULL)) != rg ||
 	    memcmp(&hp, &hg, sizeof(hp)))
 		fk_fail(&c, "the entry point without info differs", rg, &hg,
 			&kg, rf, &hp, &kg);

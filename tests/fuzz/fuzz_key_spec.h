@@ -43,6 +43,14 @@ static uint16_t fk_le16(const uint8_t *d)
 	return (uint16_t)(d[0] | d[1] << 8);
 }
 
+static uint16_t fk_port(unsigned int sel, uint16_t alt, uint16_t dflt,
+		       uint16_t raw)
+{
+	const uint16_t p[4] = { 0, alt, dflt, raw };
+
+	return p[sel & 3];
+}
+
 static const struct ddf_key_secret *fk_secret(void)
 {
 	static struct ddf_key_secret ks;
@@ -93,16 +101,9 @@ static bool fk_decode(struct fk_case *c, const uint8_t *d)
 	s->decap = w3 >> 10;
 	s->payload_off = fk_le16(d + 6) & 0x1fff;
 	s->payload_len = fk_le16(d + 8) & 0x1fff;
-	switch (d[5] & 3) {
-	case 1: s->vxlan_port = 8472; break;
-	case 2: s->vxlan_port = DDF_KEY_VXLAN_PORT; break;
-	case 3: s->vxlan_port = raw; break;
-	}
-	switch (d[5] >> 2 & 3) {
-	case 1: s->geneve_port = 6082; break;
-	case 2: s->geneve_port = DDF_KEY_GENEVE_PORT; break;
-	case 3: s->geneve_port = raw; break;
-	}
+	/* a port of the rule's own, the default's, or any */
+	s->vxlan_port = fk_port(d[5] & 3, 8472, DDF_KEY_VXLAN_PORT, raw);
+	s->geneve_port = fk_port(d[5] >> 2 & 3, 6082, DDF_KEY_GENEVE_PORT, raw);
 	c->npieces = 1 + (d[5] >> 4) % FK_MAXCUTS;
 	for (uint32_t i = 0; i < FK_MAXCUTS; i++)
 		c->piece[i] = d[16 + i];

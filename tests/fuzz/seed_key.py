@@ -159,6 +159,45 @@ def main():
         'bare': hdr(link=0),
         'tagged': hdr(link=2, tci=0x0123, ignore=0x83),
     }
+    # the branches a corpus missed (llvm-cov): frames for one spec each
+    vx = frames['vxlan']
+    extra = {
+        'frame-ignore-dscp': (hdr(form=2, ignore=0x7), frames['tcp4']),
+        'icmp6-echo-icmpid': (hdr(form=1, fields=0x100),
+                              frames['icmp6']),
+        'icmp6-reply-icmpid': (hdr(form=1, fields=0x100), eth(0x86dd, ip6(
+            58, bytes([129, 0, 0, 0, 0, 7, 0, 1])))),
+        'geneve-short': (hdr(decap=0x2), eth(0x0800, ip4(17, udp(
+            bytes([0, 0, 0x65]), dport=6081)))),
+        'erspan3-short': (hdr(decap=0x8), frames['erspan3'][:14 + 20 + 12]),
+        'erspan3-v1': (hdr(decap=0x8), eth(0x0800, ip4(47, bytes(
+            [0x10, 0, 0x22, 0xeb, 0, 0, 0, 1, 0x10]) + bytes(11) + inner))),
+        'erspan3-oflag': (hdr(decap=0x8), eth(0x0800, ip4(47, bytes(
+            [0x10, 0, 0x22, 0xeb, 0, 0, 0, 1, 0x20]) + bytes(10) +
+            bytes([1]) + bytes(8) + inner))),
+    }
+    # a multi-buffer frame with one fragment unreadable (fuzz_xdp: reader
+    # 3; the linear part, the bad fragment, the rest), where the key reads
+    bad = {
+        'bad-sport': (hdr(form=1, fields=0x8), frames['udp4'], 34),
+        'bad-icmptype': (hdr(form=1, fields=0x100), frames['icmp4'], 34),
+        'bad-payload': (hdr(form=1, fields=0x21f, poff=4, plen=20),
+                        frames['tcp4'], 54),
+        'bad-inner': (hdr(decap=0x1), vx, 60),
+        'bad-dport': (hdr(decap=0x1), vx, 36),
+        'bad-region': (hdr(), frames['tcp4'], 54),
+        'bad-tag': (hdr(), frames['vlan'], 14),
+        'bad-mpls': (hdr(), frames['mpls'], 18),
+    }
+    for name, (h, f, lin) in bad.items():
+        h = bytearray(h)
+        h[0] |= 3 << 5
+        h[5] |= 2 << 4  # three pieces: linear, bad, rest
+        h[16], h[17], h[23] = lin, 40, 0
+        extra[name] = (bytes(h), f)
+    for name, (h, f) in extra.items():
+        with open('%s/%s' % (out, name), 'wb') as fd:
+            fd.write(h + f)
     n = 0
     for fname, f in frames.items():
         for sname, s in specs.items():
