@@ -56,12 +56,18 @@ help:
 	@echo "make check-packages-vm  them in a Debian 12 VM with systemd: rules and"
 	@echo "                     XDP restored by ddf.service after a reboot"
 	@echo "make check           run every test lane (installs what it needs)"
-	@echo "make check-user      check-freestanding, -core, -tools and -deb side by"
+	@echo "make check-user      check-freestanding, -core, -tools, -deb and -fuzz side by"
 	@echo "                     side (CHECK_JOBS, default nproc)"
 	@echo "make check-core      userspace tests of ddf_core (threads: also TSan)"
 	@echo "make check-freestanding  compile each ddf_core/*.c with no libc"
 	@echo "make check-tools     ddfctl's grammar, sizing and messages (no kernel)"
 	@echo "make check-deb       lint make deb's packages and check what they ship"
+	@echo "make check-fuzz      every fuzz target's corpus and regressions replayed,"
+	@echo "                     then each fuzzed briefly (FUZZ_CHECK_TIME, s)"
+	@echo "make fuzz            every fuzz target for FUZZ_TIME s (default 60), in"
+	@echo "                     parallel (FUZZ_JOBS), a summary line per target"
+	@echo "make fuzz-coverage   line and branch coverage of the code the fuzz"
+	@echo "                     targets' corpora reach, per file"
 	@echo "make check-vm        the QEMU lanes: stock kernels and the debug kernel"
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
@@ -234,6 +240,10 @@ $(B)/asan/ddfctl_pcap_times: tests/tools/pcap_times.c $(CTL_SRCS) \
 		-I$(B)/xdp $< $(filter-out %/ddfctl.c,$(CTL_SRCS)) \
 		$(B)/libddf_core.a $(CTL_LIBS) -o $@
 
+# libFuzzer's targets over every parser of untrusted bytes: make fuzz,
+# check-fuzz, fuzz-coverage (tests/fuzz/fuzz.mk)
+include tests/fuzz/fuzz.mk
+
 # ddfpkt, the integration scripts' packet tool: plain libc, copied into the
 # VMs' initramfs next to ddfctl.
 $(B)/ddfpkt: tests/netns/ddfpkt.c tests/lib/wire.h
@@ -347,7 +357,7 @@ check: setup kernel-background check-user check-vm
 CHECK_JOBS ?= $(shell nproc)
 check-user:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) --output-sync=target \
-		check-freestanding check-core check-tools check-deb
+		check-freestanding check-core check-tools check-deb check-fuzz
 
 # On a cold machine the debug kernel builds while the other checks run.
 .PHONY: kernel-background

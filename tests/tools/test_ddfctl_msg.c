@@ -5,6 +5,7 @@
  * same request (what save and restore rely on), and show/stats must print
  * what a reply carries.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1015,6 +1016,115 @@ static void test_apply(void)
 	refuse_add = NULL;
 }
 
+/* what print_rule_reply() prints of nlh, as text or JSON (to free) */
+static char *reply_text(const struct nlmsghdr *nlh, bool json, bool stats)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	ddfctl_json = json;
+	print_rule_reply(f, nlh, stats);
+	ddfctl_json = false;
+	fclose(f);
+	return text;
+}
+
+/*
+ * Test that a reply's attributes are read within themselves: a number
+ * shorter than its type, a string without its NUL are printed as
+ * malformed and decoded as absent; a filter's shape past the core's caps
+ * gets no rate (the model's tables end at the caps); a message too short
+ * for its headers decodes as none; and replies whose length runs past the
+ * bytes read are refused before any is handed on.
+ */
+static int count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(*(int *)data)++;
+	return MNL_CB_OK;
+}
+
+static void test_malformed_reply(void)
+{
+	static char buf[16384];
+	struct rule_reply rr = { .words = "filter apbf window 10k fpr 1e-3",
+				 .name = "mal" };
+	struct nlmsghdr *nlh = rule_reply(&rr, buf), *bad;
+	struct nlmsgerr *err;
+	struct ddf_rule_info ri;
+	char *text;
+	int got = 0;
+
+	CHECK(nlh, "malformed: no reply of '%s'", rr.words);
+	if (!nlh)
+		return;
+	/* after the well-formed attributes: a 1-byte priority, an unended iif */
+	mnl_attr_put(nlh, DDF_A_PRIORITY, 1, "\x05");
+	mnl_attr_put(nlh, DDF_A_IIFNAME, 3, "abc");
+	CHECK(!decode_rule(nlh, &ri) && !ri.rule.iif[0] &&
+	      ri.rule.priority == 0, "malformed: iif '%s', priority %d decoded",
+	      ri.rule.iif, ri.rule.priority);
+	{
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		text = NULL;
+		if (f) {
+			print_request(f, nlh);
+			fclose(f);
+		}
+	}
+	CHECK(text && strstr(text, "DDF_A_IIFNAME malformed (3 bytes)") &&
+	      strstr(text, "DDF_A_PRIORITY malformed (1 bytes)"),
+	      "malformed: -n prints '%s'", text);
+	free(text);
+	text = reply_text(nlh, true, false);
+	CHECK(text && strstr(text, "\"iif\": null") &&
+	      strstr(text, "\"priority\": null"), "malformed: -j prints '%s'",
+	      text);
+	free(text);
+
+	/* k one past the core's cap: no rate computed from the shape */
+	CHECK(!decode_rule(nlh, &ri), "malformed: '%s' does not decode",
+	      rr.words);
+	ri.rule.filter.params.k = DDF_MAX_K + 1;
+	CHECK(!ddfctl_fpr(&ri.rule.filter.params, &(double){ 0 }),
+	      "malformed: a rate for apbf k=%u l=%u", ri.rule.filter.params.k,
+	      ri.rule.filter.params.l);
+
+	/* a message of a netlink header alone */
+	bad = (struct nlmsghdr *)buf;
+	memset(bad, 0, MNL_NLMSG_HDRLEN);
+	bad->nlmsg_len = MNL_NLMSG_HDRLEN;
+	bad->nlmsg_type = 0x20;
+	CHECK(decode_rule(bad, &ri), "malformed: a header alone decodes");
+
+	/* a second message claiming 2^32 - 1792 bytes, within 40 read */
+	bad->nlmsg_len = 20;
+	bad = (struct nlmsghdr *)(buf + 20);
+	memset(bad, 0, 20);
+	bad->nlmsg_len = 0xfffff900u;
+	bad->nlmsg_type = 0x20;
+	CHECK(ddfctl_replies(buf, 40, 0, 0, count_cb, &got) == MNL_CB_ERROR &&
+	      !got, "malformed: a reply past the bytes read handed on (%d)",
+	      got);
+
+	/* an error whose echoed request is longer than the error itself */
+	bad = mnl_nlmsg_put_header(buf);
+	bad->nlmsg_type = NLMSG_ERROR;
+	bad->nlmsg_flags = NLM_F_ACK_TLVS;
+	err = mnl_nlmsg_put_extra_header(bad, sizeof(*err));
+	err->error = -EINVAL;
+	err->msg.nlmsg_len = 0xffffffd4u;
+	mnl_attr_put_strz(bad, NLMSGERR_ATTR_MSG, "window: too large");
+	errno = 0;
+	CHECK(ddfctl_replies(buf, bad->nlmsg_len, 0, 0, count_cb, &got) ==
+		      MNL_CB_ERROR && errno == EINVAL,
+	      "malformed: an error with a request past it: errno %d", errno);
+}
+
 int main(void)
 {
 	static const char *const rules[] = {
@@ -1078,6 +1188,7 @@ int main(void)
 	test_restore();
 	test_apply();
 	test_gro();
+	test_malformed_reply();
 	printf("test_ddfctl_msg: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

@@ -202,6 +202,16 @@ struct ddf_rule_info;
 int ddfctl_fetch(const char *name,
 		 void (*fn)(const struct ddf_rule_info *ri, void *arg),
 		 void *arg);
+/*
+ * The n bytes of replies in buf, as read from the kernel's socket: each
+ * message of the family to cb (libmnl's mnl_cb_t), an error's or a dump's
+ * end to ddfctl's own (an error's sentence kept for the next one said);
+ * mnl_cb_run2()'s result.
+ */
+struct nlmsghdr;
+int ddfctl_replies(const void *buf, size_t n, uint32_t seq, uint32_t portid,
+		   int (*cb)(const struct nlmsghdr *nlh, void *data),
+		   void *data);
 /* Every rule, as ddfctl_fetch; restart(arg) before each try of the dump */
 int ddfctl_fetch_all(void (*fn)(const struct ddf_rule_info *ri, void *arg),
 		     void (*restart)(void *arg), void *arg);

@@ -186,13 +186,27 @@ static struct nlmsghdr *put_header(char *buf, uint16_t type, uint8_t cmd,
 	return nlh;
 }
 
+/*
+ * The attributes of a message from off bytes into its payload, up to its
+ * own end: libmnl's mnl_attr_for_each() walks on into the padding after
+ * a length that is not a multiple of 4, past the bytes read.
+ */
+#define attrs_from(attr, nlh, off)                                             \
+	mnl_attr_for_each_payload(                                             \
+		(const void *)((const char *)mnl_nlmsg_get_payload(nlh) +     \
+			       (off)),                                        \
+		(nlh)->nlmsg_len - MNL_NLMSG_HDRLEN - (off))
+
 static int family_id_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *a;
+	const struct nlattr *attr;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(struct genlmsghdr))
+		return MNL_CB_OK;
+	attrs_from(attr, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+		    !mnl_attr_validate(attr, MNL_TYPE_U16))
+			*(uint16_t *)data = mnl_attr_get_u16(attr);
 	return MNL_CB_OK;
 }
 
@@ -211,10 +225,17 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (!e->error)
 		return MNL_CB_STOP;
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
-		mnl_attr_for_each(attr, nlh, off)
+	/*
+	 * the sentence follows the request echoed (uncapped: its payload
+	 * too), as long as the request says: one longer than the error's
+	 * message has no sentence after it
+	 */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off = e->msg.nlmsg_len < sizeof(struct nlmsghdr) ? SIZE_MAX :
+		      off + e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    off <= nlh->nlmsg_len - MNL_NLMSG_HDRLEN) {
+		attrs_from(attr, nlh, off)
 			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
 			    !mnl_attr_validate(attr, MNL_TYPE_NUL_STRING))
 				snprintf(extack, sizeof(extack), "%s",
@@ -230,13 +251,37 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
-static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
-		mnl_cb_t cb, void *data)
+int ddfctl_replies(const void *buf, size_t n, uint32_t seq, uint32_t portid,
+		   mnl_cb_t cb, void *data)
 {
 	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
 		[NLMSG_ERROR] = error_cb,
 		[NLMSG_DONE] = done_cb,
 	};
+	const char *p = buf, *end = p + n;
+
+	/*
+	 * libmnl compares a message's length with the bytes left as an int:
+	 * one of 2^31 or more passes, and its callbacks would read that far
+	 */
+	while ((size_t)(end - p) >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+
+		if (nlh->nlmsg_len < sizeof(*nlh) ||
+		    nlh->nlmsg_len > (size_t)(end - p)) {
+			errno = EBADMSG;
+			return MNL_CB_ERROR;
+		}
+		if (MNL_ALIGN(nlh->nlmsg_len) >= (size_t)(end - p))
+			break;
+		p += MNL_ALIGN(nlh->nlmsg_len);
+	}
+	return mnl_cb_run2(buf, n, seq, portid, cb, data, ctl, NLMSG_MIN_TYPE);
+}
+
+static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
+		mnl_cb_t cb, void *data)
+{
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	uint32_t portid = mnl_socket_get_portid(nl), seq = nlh->nlmsg_seq;
 	ssize_t n;
@@ -249,8 +294,7 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh,
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0)
 			return -errno;
-		ret = mnl_cb_run2(buf, n, seq, portid, cb, data, ctl,
-				  NLMSG_MIN_TYPE);
+		ret = ddfctl_replies(buf, (size_t)n, seq, portid, cb, data);
 	} while (ret > 0);
 	return ret < 0 ? -errno : 0;
 }

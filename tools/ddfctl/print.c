@@ -240,6 +240,37 @@ static void json_meaning(FILE *out, const struct adesc *d,
 	}
 }
 
+/*
+ * Whether attribute a holds a value of type t: a number of its width, a
+ * string ending in its NUL, a nest of whole attributes. A reply is the
+ * kernel's word, but not one to read past an attribute on: one that does
+ * not is printed as malformed and decoded as absent.
+ */
+static bool attr_ok(const struct nlattr *a, enum atype t)
+{
+	static const enum mnl_attr_data_type as[] = {
+		[T_U8] = MNL_TYPE_U8, [T_U16] = MNL_TYPE_U16,
+		[T_U32] = MNL_TYPE_U32, [T_S32] = MNL_TYPE_U32,
+		[T_U64] = MNL_TYPE_U64, [T_STR] = MNL_TYPE_NUL_STRING,
+		[T_NEST] = MNL_TYPE_NESTED, [T_LIST] = MNL_TYPE_NESTED,
+	};
+
+	if (t == T_BIN || t >= DDF_ARRAY_SIZE(as))
+		return true;
+	return !mnl_attr_validate(a, as[t]);
+}
+
+/* set's attribute a (of a type the set knows), if well formed; else NULL */
+static const struct nlattr *attr_in(const struct aset *set,
+				    const struct nlattr *a)
+{
+	unsigned int t = mnl_attr_get_type(a);
+
+	if (t > set->max || !set->a[t].name || !attr_ok(a, set->a[t].type))
+		return NULL;
+	return a;
+}
+
 static uint64_t attr_uint(const struct nlattr *a, enum atype t)
 {
 	switch (t) {
@@ -307,6 +338,8 @@ static void json_dev_extra(FILE *out, const void *buf, size_t len,
 	uint32_t ifindex = 0;
 
 	mnl_attr_for_each_payload(buf, len) {
+		if (!attr_in(&dev_set, attr))
+			continue;
 		switch (mnl_attr_get_type(attr)) {
 		case DDF_DEV_A_NAME:
 			name = mnl_attr_get_str(attr);
@@ -339,7 +372,8 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 	/* a hook number means something in its family */
 	if (set == &top_set)
 		mnl_attr_for_each_payload(buf, len)
-			if (mnl_attr_get_type(attr) == DDF_A_FAMILY)
+			if (mnl_attr_get_type(attr) == DDF_A_FAMILY &&
+			    attr_in(set, attr))
 				family = mnl_attr_get_u8(attr);
 	if (json)
 		fputc('{', out);
@@ -354,6 +388,14 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 		else
 			fprintf(out, "%*s%s", 2 * depth, "", d->name);
 		first = false;
+		if (!attr_ok(attr, d->type)) {
+			if (json)
+				fputs("null", out);
+			else
+				fprintf(out, " malformed (%u bytes)\n",
+					mnl_attr_get_payload_len(attr));
+			continue;
+		}
 		switch (d->type) {
 		case T_STR:
 			if (json)
@@ -410,9 +452,12 @@ static void print_attrs(FILE *out, const struct aset *set, const void *buf,
 		fputc('}', out);
 }
 
+/* the attributes after the headers; none in a message too short for them */
 static const void *genl_attrs(const struct nlmsghdr *nlh, size_t *len)
 {
-	*len = nlh->nlmsg_len - MNL_NLMSG_HDRLEN - MNL_ALIGN(GENL_HDRLEN);
+	size_t hdrs = MNL_NLMSG_HDRLEN + MNL_ALIGN(GENL_HDRLEN);
+
+	*len = nlh->nlmsg_len > hdrs ? nlh->nlmsg_len - hdrs : 0;
 	return (const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN;
 }
 
@@ -422,6 +467,10 @@ void print_request(FILE *out, const struct nlmsghdr *nlh)
 	const void *attrs;
 	size_t len;
 
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + GENL_HDRLEN) {
+		fputs("DDF_CMD_? (no generic netlink header)\n", out);
+		return;
+	}
 	fprintf(out, "%s", g->cmd <= DDF_CMD_MAX && cmd_names[g->cmd] ?
 				   cmd_names[g->cmd] : "DDF_CMD_?");
 	/* NLM_F_DUMP shares bits with NLM_F_EXCL: only GET can be a dump */
@@ -446,7 +495,11 @@ static void decode_devs(const struct nlattr *list, struct ddf_rule_info *ri)
 		if (r->ndevs == DDF_DEVS_MAX)
 			break;
 		memset(d, 0, sizeof(*d));
+		if (!attr_ok(entry, T_NEST))
+			continue;
 		mnl_attr_for_each_nested(attr, entry) {
+			if (!attr_in(&dev_set, attr))
+				continue;
 			switch (mnl_attr_get_type(attr)) {
 			case DDF_DEV_A_NAME:
 				snprintf(r->devs[r->ndevs], sizeof(r->devs[0]),
@@ -464,6 +517,8 @@ static void decode_devs(const struct nlattr *list, struct ddf_rule_info *ri)
 				mnl_attr_for_each_nested(s, attr) {
 					uint64_t *v = NULL;
 
+					if (!attr_in(&stats_set, s))
+						continue;
 					switch (mnl_attr_get_type(s)) {
 					case DDF_STATS_A_PACKETS: v = &d->packets; break;
 					case DDF_STATS_A_BYTES: v = &d->bytes; break;
@@ -498,23 +553,24 @@ int decode_rule(const struct nlmsghdr *nlh, struct ddf_rule_info *ri)
 
 	memset(ri, 0, sizeof(*ri));
 	attrs = genl_attrs(nlh, &len);
+	/* those malformed as absent: attr_ok() */
 	mnl_attr_for_each_payload(attrs, len)
-		if (mnl_attr_get_type(attr) <= DDF_A_MAX)
+		if (attr_in(&top_set, attr))
 			tb[mnl_attr_get_type(attr)] = (struct nlattr *)attr;
 	if (!tb[DDF_A_NAME])
 		return -1;
-#define NEST(t, arr, max)                                                      \
+#define NEST(t, arr, set)                                                      \
 	do {                                                                   \
 		if (t)                                                         \
 			mnl_attr_for_each_nested(attr, t)                      \
-				if (mnl_attr_get_type(attr) <= (max))          \
+				if (attr_in(&(set), attr))                     \
 					arr[mnl_attr_get_type(attr)] =         \
 						(struct nlattr *)attr;         \
 	} while (0)
-	NEST(tb[DDF_A_KEY], kb, DDF_KEY_A_MAX);
-	NEST(tb[DDF_A_FILTER], fb, DDF_FILTER_A_MAX);
-	NEST(tb[DDF_A_ACTION], ab, DDF_ACTION_A_MAX);
-	NEST(tb[DDF_A_STATS], sb, DDF_STATS_A_MAX);
+	NEST(tb[DDF_A_KEY], kb, key_set);
+	NEST(tb[DDF_A_FILTER], fb, filter_set);
+	NEST(tb[DDF_A_ACTION], ab, action_set);
+	NEST(tb[DDF_A_STATS], sb, stats_set);
 #undef NEST
 #define U8(t) ((t) ? mnl_attr_get_u8(t) : 0)
 #define U16(t) ((t) ? mnl_attr_get_u16(t) : 0)

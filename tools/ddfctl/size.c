@@ -60,19 +60,24 @@ int ddfctl_size_filter(struct ddf_filter_req *f)
 }
 
 /*
- * The analytic false-positive rate of resolved params, by the sizing code
- * of `size`; false when the core has no model for them: a queue whose
- * subfilters' kind has none (Theorem 5 needs their rate after n inserts).
+ * The analytic false-positive rate of params, by the sizing code of
+ * `size`; false when the core has no model for them: a queue whose
+ * subfilters' kind has none (Theorem 5 needs their rate after n inserts),
+ * or params the core's checks refuse. The models take resolved params
+ * only, and a reply's are the kernel's word: resolved again here, so
+ * that a reply with k or l beyond the core's caps is not read past them.
  */
 bool ddfctl_fpr(const struct ddf_params *p, double *fpr)
 {
+	struct ddf_params q = *p;
+	const char *why;
 	double v;
 
-	if (!ddf_filter_type_by_kind(p->kind))
+	if (ddf_params_resolve(&q, &why))
 		return false;
-	if (p->kind == DDF_KIND_QUEUE && ddf_queue_fpr_at(p, 0) < 0)
+	if (q.kind == DDF_KIND_QUEUE && ddf_queue_fpr_at(&q, 0) < 0)
 		return false;
-	v = ddf_fpr_analytic(p);
+	v = ddf_fpr_analytic(&q);
 	if (!(v >= 0 && v <= 1))
 		return false;
 	*fpr = v;
