@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 """Seeds of fuzz_spec: a sizing request of every filter kind by rate and
-by memory, count and time windows, in the layout fuzz_spec.c reads:
+by memory, count and time windows, and shapes (queues over a few kinds),
+in the layout fuzz_spec.c reads:
   tests/fuzz/seed_spec.py tests/fuzz/corpus/spec
 """
 import struct
@@ -30,6 +31,17 @@ def size_req(kind, window, fpr=None, mem=0, time_ns=0, tune=0):
     return b
 
 
+def shape(kind, window, k=0, l=0, m=0, fp_bits=0, cell_bits=0,
+          inner_kind=0, subfilters=0, cpus=0, block_bits=0, block_hashes=0):
+    b = bytes([1, kind, 0]) + u64(window) + u64(0) + bytes([k])
+    b += struct.pack('<H', l) + u64(m) + struct.pack('<H', block_bits)
+    b += bytes([block_hashes, fp_bits, cell_bits]) + struct.pack('<I', 0)
+    b += bytes([inner_kind]) + struct.pack('<HIHH', subfilters, 0, cpus, 3)
+    for i in range(24):
+        b += struct.pack('<HHB', i % 7, i % 5, i % 3)
+    return b
+
+
 def main():
     out = sys.argv[1]
     for kind in range(1, KINDS + 1):
@@ -41,6 +53,20 @@ def main():
         for name, b in seeds.items():
             with open('%s/size-kind%d-%s' % (out, kind, name), 'wb') as f:
                 f.write(b)
+    # shapes as saved rules give them: the queue over a few kinds
+    shapes = {
+        'apbf': shape(1, 1000, k=4, l=3),
+        'apbbf': shape(2, 1000, k=4, l=3, block_bits=512, block_hashes=8),
+        'qht': shape(3, 0, k=4, m=64, fp_bits=8),
+        'queue-exact': shape(18, 1000, inner_kind=17, subfilters=4),
+        'queue-shf': shape(18, 1000, inner_kind=15, subfilters=8, m=4096),
+        'queue-qht': shape(18, 1000, inner_kind=3, subfilters=2, k=4,
+                           fp_bits=8),
+        'queue-apbf': shape(18, 1000, inner_kind=1, subfilters=3, k=4, l=3),
+    }
+    for name, b in shapes.items():
+        with open('%s/shape-%s' % (out, name), 'wb') as f:
+            f.write(b)
 
 
 main()
