@@ -388,7 +388,9 @@ $(B)/tsan/ddf_core_tests: $(TEST_SRCS) $(TEST_HDRS) $(CORE_SRCS) $(CORE_HDRS) \
 	$(CC) $(CFLAGS) -O1 -fsanitize=thread $(TEST_CPPFLAGS) -Itests/core \
 		-pthread $(TEST_SRCS) $(CORE_SRCS) -lm -o $@
 
-# Each core file must build with no libc and reference nothing but mem*;
+# Each core file must build with no libc and reference nothing but mem*,
+# and each core header on its own (it includes what it uses: the headers
+# depend one way, from ddf_key.c down to ddf_env.h);
 # NH and the key with NH's portable product too, on this target and, where
 # the compiler builds for it, on 32-bit x86, which has no unsigned __int128.
 NH_M32 := $(shell echo 'int x;' | $(CC) -m32 -x c -c - -o /dev/null \
@@ -413,12 +415,19 @@ check-freestanding:
 				bad=1; fi; \
 		done; \
 	done; \
+	for h in $(filter ddf_core/%,$(filter-out ddf_core/env/%,$(CORE_HDRS))); do \
+		echo "#include \"$${h#ddf_core/}\"" | $(CC) -std=gnu11 \
+			-ffreestanding -Werror=implicit-function-declaration \
+			$(CORE_CPPFLAGS) -fsyntax-only -x c - || \
+			{ echo "$$h does not build alone"; bad=1; }; \
+	done; \
 	sys=$$(grep -rnE '^\s*#\s*include\s*<' ddf_core --include='*.[ch]' | \
 		grep -v '^ddf_core/env/' || true); \
 	if [ -n "$$sys" ]; then echo "system headers outside env/:"; \
 		echo "$$sys"; bad=1; fi; \
 	[ $$bad = 0 ] && echo "freestanding: $(words $(CORE_SRCS)) files OK;" \
-		"NH's portable product$(if $(NH_M32), and -m32) OK"; \
+		"NH's portable product$(if $(NH_M32), and -m32) OK;" \
+		"each header alone OK"; \
 	exit $$bad
 
 clean:

@@ -11,6 +11,9 @@
 #ifndef DDF_REGISTRY_H
 #define DDF_REGISTRY_H
 
+/* included by ddf_filter.h at its end: first, it brings that one whole */
+#include "ddf_filter.h"
+
 extern const struct ddf_filter_type ddf_apbf_type;
 extern const struct ddf_filter_type ddf_apbbf_type;
 extern const struct ddf_filter_type ddf_qht_type;
@@ -126,6 +129,32 @@ static inline int ddf_params_check_common(const struct ddf_params *p,
 	return 0;
 }
 
+/*
+ * The kernel's policy (nf_ddf_policy.c) caps every member, also those a
+ * kind does not use and so does not check: checked after the kind's own
+ * checks (whose sentences come first), so that what the core accepts (a
+ * saved shape ddfctl restores) is never refused by the kernel's policy.
+ */
+static inline int ddf_params_check_caps(const struct ddf_params *p,
+					const char **why)
+{
+	if (p->k > DDF_MAX_K)
+		*why = "k must be at most 64";
+	else if (p->l > DDF_MAX_L)
+		*why = "l must be at most 256";
+	else if (p->subfilters > DDF_MAX_L)
+		*why = "subfilters must be at most 256";
+	else if (p->block_bits > 512)
+		*why = "block_bits must be at most 512";
+	else if (p->block_hashes > 64 || p->fp_bits > 64 || p->cell_bits > 64)
+		*why = "block_hashes, fp_bits and cell_bits must be at most 64";
+	else if (p->inner_kind >= __DDF_KIND_MAX)
+		*why = "unknown inner filter kind";
+	else
+		return 0;
+	return DDF_ERANGE;
+}
+
 /* Resolve through a known type (for code that must not use the registry). */
 static inline int ddf_params_resolve_type(const struct ddf_filter_type *t,
 					  struct ddf_params *p,
@@ -133,7 +162,9 @@ static inline int ddf_params_resolve_type(const struct ddf_filter_type *t,
 {
 	int err = ddf_params_check_common(p, why);
 
-	return err ? err : t->resolve(p, why);
+	if (!err)
+		err = t->resolve(p, why);
+	return err ? err : ddf_params_check_caps(p, why);
 }
 
 /*
@@ -161,7 +192,9 @@ static inline int ddf_queue_params_resolve(struct ddf_params *p,
 {
 	int err = ddf_params_check_common(p, why);
 
-	return err ? err : ddf_queue_resolve(ddf_queue_inner_type(p), p, why);
+	if (!err)
+		err = ddf_queue_resolve(ddf_queue_inner_type(p), p, why);
+	return err ? err : ddf_params_check_caps(p, why);
 }
 
 /* with room to align, as ddf_filter_memsize_type() (0: invalid) */

@@ -26,7 +26,28 @@ FUZZ_TARGETS += pcap_merge
 FUZZ_SRCS_pcap_merge := tests/fuzz/fuzz_pcap_merge.c tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_pcap_merge := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm
 
+# the key over any frame and spec: fast path, general walk, reference,
+# ignore words (ddf_core/ddf_key*.c, *.h)
+FUZZ_TARGETS += key
+FUZZ_SRCS_key := tests/fuzz/fuzz_key.c tests/core/user/key_string.c
+FUZZ_LIBS_key := $(FUZZ_CORE) -lm
+# frames up to a few NH chunks long (a long key's region)
+FUZZ_ARGS_key := -max_len=4200
 
+# the XDP frame reader of the module (nf_ddf/nf_ddf_xdp_frame.h) over a
+# shim of the kernel's xdp_buff: a multi-buffer frame keys as whole
+FUZZ_TARGETS += xdp
+FUZZ_SRCS_xdp := tests/fuzz/fuzz_xdp.c
+FUZZ_LIBS_xdp := $(FUZZ_CORE) -lm
+FUZZ_CPPFLAGS_xdp := -Itests/fuzz/shim -Inf_ddf
+FUZZ_ARGS_xdp := -max_len=4200
+
+# the filter's parameters: the core's checks against the kernel's
+# policy, sizing, the filter built (ddf_registry.h, ddf_size*.c)
+FUZZ_TARGETS += spec
+FUZZ_SRCS_spec := tests/fuzz/fuzz_spec.c
+FUZZ_LIBS_spec := $(FUZZ_CORE) -lm
+FUZZ_ARGS_spec := -timeout=10 -max_len=256
 
 # apply's plan from one set of rules to another, run with undo
 # (tools/ddfctl/state.c, restore.c)

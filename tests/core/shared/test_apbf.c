@@ -287,6 +287,19 @@ DDF_TEST(apbf_bad_params_rejected)
 						    .k = 64, .l = 256,
 						    .window = 1ull << 40 },
 		  DDF_ERANGE },
+		/* members the kind does not use, beyond the policy's caps */
+		{ "subfilters beyond the cap", { .kind = DDF_KIND_APBBF,
+						 .k = 4, .l = 3, .window = 500,
+						 .subfilters = 257 },
+		  DDF_ERANGE },
+		{ "cell_bits beyond the cap", { .kind = DDF_KIND_APBF, .k = 4,
+						.l = 3, .window = 10,
+						.cell_bits = 65 },
+		  DDF_ERANGE },
+		{ "inner kind unknown", { .kind = DDF_KIND_APBF, .k = 4, .l = 3,
+					  .window = 10,
+					  .inner_kind = __DDF_KIND_MAX },
+		  DDF_ERANGE },
 	};
 
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

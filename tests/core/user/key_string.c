@@ -43,6 +43,9 @@ static void kstr_tap(uint64_t m)
 #undef DDF_KEY_NH_OVER
 #define DDF_KEY_NH_OVER 0x7fffffffu
 #pragma GCC diagnostic ignored "-Wtype-limits"
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wtautological-constant-out-of-range-compare"
+#endif
 #define ddf_key_spec_validate kstr_spec_validate
 #define ddf_key_secret_init kstr_secret_init
 #define ddf_key_general kstr_general
