@@ -308,6 +308,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_prom.sh $(B)
 	tests/tools/test_json.sh $(B)
 	tests/tools/test_example_multiarch.sh
+	tests/tools/test_setup_names.sh
 	tests/tools/test_asan.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
