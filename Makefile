@@ -66,6 +66,8 @@ help:
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
 	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
+	@echo "make check-host-debian13  make demo, check-user and check-vm-stock"
+	@echo "                     in a fresh Debian 13 root (mmdebstrap; DDF_HOST_STEPS)"
 	@echo "make check-cross     the core's tests, replay and sizing built for arm64"
 	@echo "                     and big-endian s390x, run under qemu-user (CROSS_ARCHS)"
 	@echo "make soak            the debug lane with the robustness suites made long"
@@ -627,6 +629,14 @@ ARM64_PKGS := gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
 check-arm64: setup all tcpdump-tests
 	@DDF_EXTRA_PKGS="$(ARM64_PKGS)" scripts/setup-debian.sh
 	@tests/qemu/run.sh arm64
+
+# The README's commands on a fresh Debian 13 machine, this one being Debian
+# 12: a trixie root made by mmdebstrap (cached), this machine's /proc, /sys
+# and /dev mounted in it, a clone of HEAD, and there make demo, check-user
+# and check-vm-stock (tests/qemu/host.sh; not in check: see the README).
+.PHONY: check-host-debian13
+check-host-debian13: setup
+	@tests/qemu/host.sh trixie
 
 # The core's sizing over a grid and its shape boundaries (tests/cross/size.sh)
 $(B)/ddf_size_grid: tests/cross/size_grid.c $(B)/libddf_core.a $(CORE_HDRS)
