@@ -134,9 +134,15 @@ CTL_LIBS := -lmnl -lxdp -lbpf -lm
 # CPU that runs ddfctl (CC's: a cross build for s390x gets bpfeb); the
 # kernel's UAPI headers it includes are this machine's, whose types are
 # the same on every architecture.
-BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - | \
-	grep 4321),bpfeb,bpfel)
-BPF_CC := clang -O2 -g -Wall -Iuapi -I/usr/include/$(shell gcc -print-multiarch)
+BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - \
+	2>/dev/null | grep 4321),bpfeb,bpfel)
+# -target bpf has no <asm/types.h>: the host's, by gcc's multiarch or
+# dpkg's (as examples/xdp/ does). Asked when a recipe runs, not when this
+# file is read: on a fresh machine gcc comes with make setup, which make
+# demo runs first.
+BPF_MULTIARCH = $(or $(shell gcc -print-multiarch 2>/dev/null),$(shell \
+	dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null))
+BPF_CC = clang -O2 -g -Wall -Iuapi -I/usr/include/$(BPF_MULTIARCH)
 $(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
