@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The README's commands on a fresh Debian machine of another release than
 # this one: a root filesystem of that release made with mmdebstrap, this
-# machine's /proc, /sys and /dev mounted in it, a clean clone of the
-# tree at $DDF_HOST_REV (HEAD), and in it, as root, each of $DDF_HOST_STEPS (default: make
-# demo, make check-user, make check-vm-stock), each step's result and time
-# said; fails when one fails.
+# machine's /proc, /sys and /dev mounted in it, a clean clone of the tree
+# at $DDF_HOST_REV (HEAD), and in it, as root, each of $DDF_HOST_STEPS
+# (default: make demo, make check-user, make check-vm-stock), each step's
+# result and time said; fails when one fails.
 #
 #   host.sh RELEASE     trixie (Debian 13) or bookworm (Debian 12)
 #
@@ -14,11 +14,12 @@
 # typed make. Everything else must come from the tree's make setup. The
 # root is made once per recipe and cached as a tarball in
 # $DDF_CACHE/host-RELEASE-HASH; each run unpacks it afresh into
-# $DDF_BUILD/host-RELEASE/root, builds in the clone's own build/, and
-# shares this machine's $DDF_CACHE (the kernels, roots and ccache of the
-# lanes) and a per-release apt archive in it, so a warm run downloads
-# nothing. The mounts live in a mount namespace of their own: they go
-# away with the run, however it ends.
+# $DDF_BUILD/host-RELEASE/root (left there after the run, to look into),
+# builds in the clone's own build/, and shares this machine's $DDF_CACHE
+# (the kernels, roots and ccache of the lanes) and a per-release apt
+# archive in it, so a warm run downloads nothing. The mounts live in a
+# mount namespace of their own: they go away with the run, however it
+# ends.
 set -eu
 # what the steps may be told from outside (one script, one kernel), as
 # given, before lib.sh's defaults
@@ -133,6 +134,9 @@ tarball=$(
 rev=$(git -C "$DDF_ROOT" rev-parse --verify "${DDF_HOST_REV:-HEAD}^{commit}") ||
 	die "host: no commit ${DDF_HOST_REV:-HEAD} in $DDF_ROOT"
 mkdir -p "$work"
+# one run at a time unpacks and uses $root (the lock goes with the run)
+exec 8>"$work/lock"
+flock -n 8 || die "host: another run is using $root"
 log "host: Debian $release root, the tree at ${rev%"${rev#???????????}"}" \
 	"(uncommitted changes are not in it): make $DDF_HOST_STEPS"
 exec unshare --mount --propagation private "$0" "$release" --inside \
