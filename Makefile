@@ -78,6 +78,8 @@ help:
 	@echo "make check-kcsan     a KCSAN kernel: churn and traffic on 2 CPUs (long)"
 	@echo "make check-arm64     nf_ddf and the tools cross-built for Debian's arm64"
 	@echo "                     6.1 and 6.12, booted under qemu-system-aarch64"
+	@echo "make check-host-debian13  make demo, check-user and check-vm-stock"
+	@echo "                     in a fresh Debian 13 root (mmdebstrap; DDF_HOST_STEPS)"
 	@echo "make check-cross     the core's tests, replay and sizing built for arm64"
 	@echo "                     and big-endian s390x, run under qemu-user (CROSS_ARCHS)"
 	@echo "make soak            the debug lane with the robustness suites made long"
@@ -144,9 +146,15 @@ CTL_LIBS := -lmnl -lxdp -lbpf -lm
 # CPU that runs ddfctl (CC's: a cross build for s390x gets bpfeb); the
 # kernel's UAPI headers it includes are this machine's, whose types are
 # the same on every architecture.
-BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - | \
-	grep 4321),bpfeb,bpfel)
-BPF_CC := clang -O2 -g -Wall -Iuapi -I/usr/include/$(shell gcc -print-multiarch)
+BPF_TARGET := $(if $(shell echo __BYTE_ORDER__ | $(CC) -E -P -x c - \
+	2>/dev/null | grep 4321),bpfeb,bpfel)
+# -target bpf has no <asm/types.h>: the host's, by gcc's multiarch or
+# dpkg's (as examples/xdp/ does). Asked when a recipe runs, not when this
+# file is read: on a fresh machine gcc comes with make setup, which make
+# demo runs first.
+BPF_MULTIARCH = $(or $(shell gcc -print-multiarch 2>/dev/null),$(shell \
+	dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null))
+BPF_CC = clang -O2 -g -Wall -Iuapi -I/usr/include/$(BPF_MULTIARCH)
 $(B)/xdp/ddf_xdp.bpf.o: tools/xdp/ddf_xdp.bpf.c uapi/linux/ddf.h \
 		uapi/ddf/bpf_ddf.h
 	@mkdir -p $(dir $@)
@@ -324,6 +332,7 @@ check-tools: $(B)/ddfctl $(B)/ddfbench $(B)/ddfctl_msg_tests \
 	tests/tools/test_prom.sh $(B)
 	tests/tools/test_json.sh $(B)
 	tests/tools/test_example_multiarch.sh
+	tests/tools/test_setup_names.sh
 	tests/tools/test_asan.sh $(B)
 	tests/tools/test_replay.sh $(B)
 	tests/tools/test_replay_merge.sh $(B)
@@ -676,6 +685,14 @@ ARM64_PKGS := gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
 check-arm64: setup all tcpdump-tests
 	@DDF_EXTRA_PKGS="$(ARM64_PKGS)" scripts/setup-debian.sh
 	@tests/qemu/run.sh arm64
+
+# The README's commands on a fresh Debian 13 machine, this one being Debian
+# 12: a trixie root made by mmdebstrap (cached), this machine's /proc, /sys
+# and /dev mounted in it, a clone of HEAD, and there make demo, check-user
+# and check-vm-stock (tests/qemu/host.sh; not in check: see the README).
+.PHONY: check-host-debian13
+check-host-debian13: setup
+	@tests/qemu/host.sh trixie
 
 # The core's sizing over a grid and its shape boundaries (tests/cross/size.sh)
 $(B)/ddf_size_grid: tests/cross/size_grid.c $(B)/libddf_core.a $(CORE_HDRS)

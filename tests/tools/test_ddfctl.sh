@@ -48,7 +48,7 @@ grep -q '100 kpps' tools/ddfctl/ddfctl.8 &&
 "$CTL" size --help | grep -q '^usage: ddfctl \[-j\] size ' && ok ||
 	bad "size --help"
 if command -v groff >/dev/null; then
-	[ -z "$(groff -man -Tutf8 -ww -z tools/ddfctl/ddfctl.8 2>&1)" ] && ok ||
+	[ -z "$(groff -t -man -Tutf8 -ww -z tools/ddfctl/ddfctl.8 2>&1)" ] && ok ||
 		bad "ddfctl.8 has groff warnings"
 fi
 

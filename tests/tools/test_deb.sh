@@ -26,6 +26,13 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 dkms_deb=$D/ddf-dkms_${version}_all.deb
 tools_deb=$D/ddf-tools_${version}_$arch.deb
 dev_deb=$D/ddf-dev_${version}_all.deb
+# systemd's units: in /lib on Debian 12, as its systemd's own; in /usr/lib
+# from Debian 13 on (lintian's aliased-location)
+if [ "$(. /etc/os-release && echo "$VERSION_CODENAME")" = bookworm ]; then
+	unitdir=lib/systemd/system
+else
+	unitdir=usr/lib/systemd/system
+fi
 for f in "$dkms_deb" "$tools_deb" "$dev_deb"; do
 	[ -f "$f" ] || { echo "FAIL no $f (make deb)"; exit 1; }
 done
@@ -121,9 +128,9 @@ dep=$(dpkg-deb -f "$dkms_deb" Depends)
 sort >"$tmp/want-tools" <<-EOF
 	/etc/ddf/ddf.rules
 	/etc/default/ddf
-	/lib/systemd/system/ddf-metrics.service
-	/lib/systemd/system/ddf-metrics.timer
-	/lib/systemd/system/ddf.service
+	/$unitdir/ddf-metrics.service
+	/$unitdir/ddf-metrics.timer
+	/$unitdir/ddf.service
 	/usr/lib/$multiarch/xtables/libxt_ddf.so
 	/usr/sbin/ddfctl
 	/usr/share/bash-completion/completions/ddfctl
@@ -142,9 +149,9 @@ else
 	diff "$tmp/want-tools" "$tmp/got-tools" | grep '^[<>]' | sed 's/^/       /'
 fi
 t=$tmp/ddf-tools
-for pair in systemd/ddf.service:lib/systemd/system/ddf.service \
-	systemd/ddf-metrics.service:lib/systemd/system/ddf-metrics.service \
-	systemd/ddf-metrics.timer:lib/systemd/system/ddf-metrics.timer \
+for pair in systemd/ddf.service:$unitdir/ddf.service \
+	systemd/ddf-metrics.service:$unitdir/ddf-metrics.service \
+	systemd/ddf-metrics.timer:$unitdir/ddf-metrics.timer \
 	systemd/ddf.rules:etc/ddf/ddf.rules systemd/ddf.default:etc/default/ddf \
 	tools/ddfctl/ddfctl.bash:usr/share/bash-completion/completions/ddfctl; do
 	cmp -s "${pair%%:*}" "$t/${pair#*:}" && ok "/${pair#*:} is the tree's ${pair%%:*}" ||

@@ -34,7 +34,8 @@ traces() {
 	dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' ddf-dkms ddf-tools \
 		ddf-dev 2>/dev/null | grep -v '^un ' || true
 	ls -d /usr/src/ddf-* /var/lib/dkms/ddf /etc/ddf /etc/default/ddf \
-		/lib/systemd/system/ddf* /usr/sbin/ddfctl \
+		/lib/systemd/system/ddf* /usr/lib/systemd/system/ddf* \
+		/usr/sbin/ddfctl \
 		/usr/lib/*/xtables/libxt_ddf.so \
 		/usr/share/bash-completion/completions/ddfctl \
 		/usr/share/man/man7/ddf.7.gz /usr/share/man/man8/ddfctl.8.gz \

@@ -108,7 +108,7 @@ make -s install-tools DESTDIR="$dest" >/dev/null 2>&1 &&
 	bad "make install replaced an edited /etc/ddf/ddf.rules"
 for page in man1/ddfbench.1 man7/ddf.7 man7/ddf-xdp.7 man8/ddfctl.8 man8/libxt_ddf.8; do
 	f=$dest/usr/local/share/man/$page
-	if [ -s "$f" ] && w=$(LC_ALL=C.UTF-8 groff -man -ww -z "$f" 2>&1) && [ -z "$w" ]; then
+	if [ -s "$f" ] && w=$(LC_ALL=C.UTF-8 groff -t -man -ww -z "$f" 2>&1) && [ -z "$w" ]; then
 		ok "$page renders without warnings"
 	else
 		bad "$page: ${w:-empty}"
