@@ -77,8 +77,8 @@ command -v mmdebstrap >/dev/null ||
 
 sources=$(mktemp)
 trap 'rm -f "$sources"' EXIT
-debian_sources >"$sources" ||
-	die "rootfs: no bookworm entries in this machine's apt sources"
+debian_sources bookworm bookworm-updates bookworm-security >"$sources" ||
+	die "rootfs: no Debian mirror for bookworm"
 if [ "$release" != bookworm ]; then
 	# the same mirrors, the release's suites, and its backports
 	sed -i "s/ bookworm\([-a-z]*\) / $release\1 /" "$sources"

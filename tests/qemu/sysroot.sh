@@ -16,7 +16,7 @@
 # architecture runs, so no emulation is needed to make it. /usr merged,
 # as on this machine and in the VMs. Cached in
 # $DDF_CACHE/sysroot-ARCH-HASH, keyed by the recipe, the package list and
-# this machine's Debian apt entries (lib.sh, debian_sources).
+# the mirrors of this machine's apt entries (lib.sh, debian_sources).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -40,8 +40,8 @@ command -v mmdebstrap >/dev/null ||
 	die "sysroot: no mmdebstrap (make setup, scripts/packages-vm.txt)"
 sources=$(mktemp)
 trap 'rm -f "$sources"' EXIT
-debian_sources >"$sources" ||
-	die "sysroot: no bookworm entries in this machine's apt sources"
+debian_sources bookworm bookworm-updates bookworm-security >"$sources" ||
+	die "sysroot: no Debian mirror for bookworm"
 
 hash=$({
 	echo "recipe $recipe $arch"
