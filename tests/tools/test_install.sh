@@ -180,6 +180,11 @@ fi
 # dkms install and uninstall into a scratch module tree (kernel $kver).
 inst=$tmp/modules
 mkdir -p "$inst/$kver"
+# dkms 3.x names the module it installs after the compression of the
+# modules it finds in the install tree (Debian 13's: .ko.xz), which it
+# built with from the kernel's own tree: the scratch tree shows the same.
+z=$(find "/lib/modules/$kver/kernel" -name '*.ko.*' 2>/dev/null | head -n 1)
+[ -z "$z" ] || : >"$inst/$kver/placeholder.ko.${z##*.ko.}"
 dk() {
 	dkms "$1" "ddf/$version" -k "$kver" --sourcetree "$src/usr/src" \
 		--dkmstree "$tree" --installtree "$inst" --no-depmod >"$tmp/dkms-$1.log" 2>&1
