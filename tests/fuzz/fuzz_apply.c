@@ -155,22 +155,6 @@ static void model_is(const struct restore_set *s, const char *what)
 	}
 }
 
-static int read_part(const uint8_t *d, size_t n, struct restore_set *s)
-{
-	FILE *f;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	if (!n)
-		return 0;
-	f = fmemopen((void *)d, n, "r");
-	if (!f)
-		abort();
-	err = restore_read(f, s);
-	fclose(f);
-	return err;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct restore_set now, want;
@@ -181,9 +165,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	sep = memmem(data + 1, size - 1, SEP, 4);
-	if (!sep || read_part(data + 1, (size_t)(sep - data - 1), &now))
+	if (!sep ||
+	    fuzz_restore_read(data + 1, (size_t)(sep - data - 1), &now))
 		return 0;
-	if (read_part(sep + 4, (size_t)(end - sep - 4), &want)) {
+	if (fuzz_restore_read(sep + 4, (size_t)(end - sep - 4), &want)) {
 		restore_free(&now);
 		return 0;
 	}

@@ -127,6 +127,28 @@ static bool fk_decode(struct fk_case *c, const uint8_t *d)
 	return ddf_key_spec_validate(s, d[26] & 16 ? &why : NULL) == 0;
 }
 
+/*
+ * A whole input's case: its header decoded (fk_decode) and the frame
+ * behind it copied into a heap block of exactly its length, where ASan
+ * sees any read past its end. NULL for an input the targets skip; the
+ * caller frees the block.
+ */
+static uint8_t *fk_case_of(struct fk_case *c, const uint8_t *data,
+			   size_t size)
+{
+	uint8_t *b;
+
+	if (size < FK_HDR || size - FK_HDR > 65535 || !fk_decode(c, data))
+		return NULL;
+	c->len = (uint32_t)(size - FK_HDR);
+	b = malloc(c->len ? c->len : 1);
+	if (!b)
+		abort();
+	memcpy(b, data + FK_HDR, c->len);
+	c->b = b;
+	return b;
+}
+
 static void fk_fail(const struct fk_case *c, const char *why, int ra,
 		    const struct ddf_hash *ha, const struct ddf_key_info *ka,
 		    int rb, const struct ddf_hash *hb,

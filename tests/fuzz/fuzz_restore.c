@@ -37,34 +37,18 @@ static char *saved(const struct restore_set *s, int *refused)
 	return text;
 }
 
-static int read_text(const char *text, size_t len, struct restore_set *s)
-{
-	FILE *f;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	if (!len)
-		return 0;
-	f = fmemopen((void *)text, len, "r");
-	if (!f)
-		abort();
-	err = restore_read(f, s);
-	fclose(f);
-	return err;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct restore_set a, b;
 	char *text, *again;
 	int refused;
 
-	if (read_text((const char *)data, size, &a))
+	if (fuzz_restore_read(data, size, &a))
 		return 0;
 	text = saved(&a, &refused);
 	fuzz_assert(!refused, "save refuses %d of the lines of a file restore read:\n%s",
 		    refused, text);
-	fuzz_assert(!read_text(text, strlen(text), &b),
+	fuzz_assert(!fuzz_restore_read(text, strlen(text), &b),
 		    "restore refuses what save wrote:\n%s", text);
 	fuzz_assert(a.n == b.n && a.nx == b.nx,
 		    "%zu rules and %zu xdp lines read back as %zu and %zu:\n%s",

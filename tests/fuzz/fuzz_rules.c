@@ -91,3 +91,19 @@ void fuzz_same_rule(const char *what, const struct ddf_rule_spec *a,
 		SAME(mask);
 	}
 }
+
+int fuzz_restore_read(const void *d, size_t n, struct restore_set *s)
+{
+	FILE *f;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return 0;
+	f = fmemopen((void *)d, n, "r");
+	if (!f)
+		abort();
+	err = restore_read(f, s);
+	fclose(f);
+	return err;
+}

@@ -14,4 +14,7 @@ const char *fuzz_rule_line(const struct ddf_rule_spec *r);
 void fuzz_same_rule(const char *what, const struct ddf_rule_spec *a,
 		    const struct ddf_rule_spec *b);
 
+/* A restore file of n bytes at d (none: the empty set) read into *s */
+int fuzz_restore_read(const void *d, size_t n, struct restore_set *s);
+
 #endif

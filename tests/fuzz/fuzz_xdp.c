@@ -112,14 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *b;
 	int rw;
 
-	if (size < FK_HDR || size - FK_HDR > 65535 || !fk_decode(&c, data))
-		return 0;
-	c.len = (uint32_t)(size - FK_HDR);
-	b = malloc(c.len ? c.len : 1);
+	b = fk_case_of(&c, data, size);
 	if (!b)
-		abort();
-	memcpy(b, data + FK_HDR, c.len);
-	c.b = b;
+		return 0;
 	flat.data = b;
 	flat.len = c.len;
 	memset(&hw, FK_POISON, sizeof(hw));
