@@ -6,6 +6,7 @@
  * what a reply carries.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1123,6 +1124,21 @@ static void test_malformed_reply(void)
 	CHECK(ddfctl_replies(buf, bad->nlmsg_len, 0, 0, count_cb, &got) ==
 		      MNL_CB_ERROR && errno == EINVAL,
 	      "malformed: an error with a request past it: errno %d", errno);
+
+	/* errors no kernel sends (it sends -4095..-1): a bad message */
+	for (int i = 0; i < 3; i++) {
+		static const int codes[] = { INT_MIN, -4096, 1 };
+
+		bad = mnl_nlmsg_put_header(buf);
+		bad->nlmsg_type = NLMSG_ERROR;
+		err = mnl_nlmsg_put_extra_header(bad, sizeof(*err));
+		err->error = codes[i];
+		err->msg.nlmsg_len = MNL_NLMSG_HDRLEN;
+		errno = 0;
+		CHECK(ddfctl_replies(buf, bad->nlmsg_len, 0, 0, count_cb,
+				     &got) == MNL_CB_ERROR && errno == EBADMSG,
+		      "malformed: error %d: errno %d", codes[i], errno);
+	}
 }
 
 int main(void)

@@ -241,7 +241,8 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 				snprintf(extack, sizeof(extack), "%s",
 					 mnl_attr_get_str(attr));
 	}
-	errno = -e->error;
+	/* the kernel's errors are -4095..-1; any other is no error it sends */
+	errno = e->error < 0 && e->error >= -4095 ? -e->error : EBADMSG;
 	return MNL_CB_ERROR;
 }
 
