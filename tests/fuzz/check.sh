@@ -1,16 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make check-fuzz, one target: its seeds and regression inputs each run
-# once, then SECS seconds of fuzzing from them into a scratch directory.
+# once, then RUNS runs of fuzzing from them, mutated from SEED, into a
+# scratch directory. One seed makes the same runs on any machine, so the
+# check fails on every machine or on none (up to the little a target's
+# code takes from the clock); a slow machine stops after SECS seconds,
+# within the same runs.
 #
-# Usage: tests/fuzz/check.sh BINARY TARGET SECS FUZZ_DIR [LIBFUZZER_ARG...]
+# Usage: tests/fuzz/check.sh BINARY TARGET RUNS SECS SEED FUZZ_DIR
+#                            [LIBFUZZER_ARG...]
 set -eu
 
 bin=$1
 t=$2
-secs=$3
-dir=$4
-shift 4
+runs=$3
+secs=$4
+seed=$5
+dir=$6
+shift 6
 corpus=tests/fuzz/corpus/$t
 regress=tests/fuzz/regress/$t
 scratch=$dir/check/$t
@@ -32,15 +39,18 @@ if ! find "$corpus" "$regress" -type f 2>/dev/null | sort | \
 	grep -a 'ERROR\|invariant broken\|SUMMARY\|Running:' "$log" | tail -n 5
 	exit 1
 fi
-if ! "$bin" -max_total_time="$secs" -print_final_stats=1 -close_fd_mask=3 "$@" \
+if ! "$bin" -seed="$seed" -runs="$runs" -max_total_time="$secs" \
+	-print_final_stats=1 -close_fd_mask=3 "$@" \
 	-artifact_prefix="$scratch/" "$scratch" "$corpus" ${regdir:+"$regdir"} \
 	>"$log" 2>&1; then
-	echo "check-fuzz: $t: FAIL: fuzzing found an input that fails:" \
-		"$(sed -n 's/.*Test unit written to //p' "$log")"
+	echo "check-fuzz: $t: FAIL: fuzzing (seed $seed) found an input" \
+		"that fails: $(sed -n 's/.*Test unit written to //p' "$log")"
 	grep -a 'ERROR\|invariant broken\|SUMMARY' "$log" | head -n 5
 	exit 1
 fi
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+did=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 cov=$(grep -a '^#[0-9]' "$log" | tail -n 1 | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
-echo "check-fuzz: $t: $inputs inputs replayed, $runs runs in $secs s" \
-	"(cov $cov): OK in $(( $(date +%s) - start )) s"
+late=
+[ "$did" -ge "$runs" ] || late=" (stopped at $secs s)"
+echo "check-fuzz: $t: $inputs inputs replayed, $did of $runs runs from" \
+	"seed $seed$late (cov $cov): OK in $(( $(date +%s) - start )) s"

@@ -70,3 +70,16 @@ FUZZ_SRCS_nl_reply := tests/fuzz/fuzz_nl_reply.c tests/fuzz/fuzz_rules.c \
 		      tests/fuzz/fuzz_tools.c
 FUZZ_LIBS_nl_reply := $(FUZZ_CTL) $(FUZZ_CORE) -lmnl -lxdp -lbpf -lm \
 		      -Wl,--wrap=xdp_mode_on,--wrap=xdp_attached
+
+# make check-fuzz's runs of each target after its replay: about 7 s each,
+# two at a time on a 2-core machine (the whole within its 2 minutes)
+FUZZ_CHECK_RUNS_ifname := 600000
+FUZZ_CHECK_RUNS_restore := 20000
+FUZZ_CHECK_RUNS_rule_words := 20000
+FUZZ_CHECK_RUNS_pcap_merge := 50000
+FUZZ_CHECK_RUNS_key := 150000
+FUZZ_CHECK_RUNS_xdp := 70000
+FUZZ_CHECK_RUNS_spec := 4000
+FUZZ_CHECK_RUNS_apply := 9000
+FUZZ_CHECK_RUNS_advise := 12000
+FUZZ_CHECK_RUNS_nl_reply := 60000
