@@ -88,9 +88,11 @@ fuzz-bins: $(FUZZ_BINS)
 # make fuzz [FUZZ_TIME=secs] [FUZZ_TARGETS=...]: each target for FUZZ_TIME
 # seconds, FUZZ_JOBS at once, new inputs into $(B)/fuzz/work/NAME/ (kept
 # from run to run), what fails into $(B)/fuzz/findings/NAME/; then a
-# summary line per target (tests/fuzz/summary.sh).
+# summary line per target (tests/fuzz/summary.sh). Runs of other targets
+# may go on beside it: only its own targets' logs are cleared.
 fuzz: $(FUZZ_BINS)
-	@rm -f $(FUZZ_DIR)/run/*.log $(FUZZ_DIR)/run/*.cpu
+	@rm -f $(foreach t,$(FUZZ_TARGETS),$(FUZZ_DIR)/run/$(t).log \
+		$(FUZZ_DIR)/run/$(t).cpu)
 	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) \
 		$(patsubst %,fuzz-run-%,$(FUZZ_TARGETS)); \
 	rc=$$?; tests/fuzz/summary.sh $(FUZZ_DIR) $(FUZZ_TARGETS) && \
