@@ -466,10 +466,16 @@ checkpatch_start() {
 }
 
 checkpatch() {
-	wait "$cp_pid" || true
+	local st=0
+
+	wait "$cp_pid" || st=$?
 	if grep -qE '^(WARNING|ERROR)' "$cp_out"; then
 		flunk "checkpatch: $(grep -cE '^(WARNING|ERROR)' "$cp_out") findings ($cp_out):"
 		grep -A2 -E '^(WARNING|ERROR)' "$cp_out" | head -n 20 | sed 's/^/       /'
+	elif [ "$st" != 0 ]; then
+		# killed, or a perl error: not a verdict on the sources
+		flunk "checkpatch: ended with status $st and no finding ($cp_out):"
+		tail -n 5 "$cp_out" | sed 's/^/       /'
 	else
 		pass "checkpatch: the kernel-side sources are clean"
 	fi
