@@ -51,16 +51,24 @@ FUZZ_TIMER = $(if $(wildcard /usr/bin/time),/usr/bin/time -f '%U %S' \
 	-o $(FUZZ_DIR)/run/$*.cpu)
 
 # One build of the libraries and targets: $(1) its directory, $(2) its
-# compile flags, $(3) its link flags.
+# compile flags, $(3) its link flags. $(1)/flags changes with the flags
+# (as $(B)/cflags does for the Makefile's builds): all is built again.
 define fuzz-build
-$(1)/core/%.o: ddf_core/%.c $(CORE_HDRS) $(B)/cflags
+fuzz-flags-$(1) := $(FUZZ_CC) $(FUZZ_CFLAGS) $(2) $(FUZZ_CPPFLAGS) $(3)
+ifneq ($$(fuzz-flags-$(1)),$$(shell cat $(1)/flags 2>/dev/null))
+$(1)/flags: FORCE
+endif
+$(1)/flags:
+	@mkdir -p $$(@D)
+	@echo '$$(fuzz-flags-$(1))' >$$@
+$(1)/core/%.o: ddf_core/%.c $(CORE_HDRS) $(1)/flags
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(2) $(FUZZ_CPPFLAGS) -c $$< -o $$@
 $(1)/core/ddf_apbbf_il.o: ddf_core/ddf_apbbf.c
 $(1)/libddf_core_fuzz.a: $(patsubst ddf_core/%.c,$(1)/core/%.o,$(CORE_SRCS))
 	rm -f $$@
 	ar rcs $$@ $$^
-$(1)/ddfctl/%.o: tools/ddfctl/%.c $(CTL_HDRS) $(B)/cflags
+$(1)/ddfctl/%.o: tools/ddfctl/%.c $(CTL_HDRS) $(1)/flags
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(2) $(FUZZ_CPPFLAGS) -c $$< -o $$@
 $(1)/libddfctl_fuzz.a: $(patsubst tools/ddfctl/%.c,$(1)/ddfctl/%.o,$(FUZZ_CTL_SRCS))
@@ -69,7 +77,7 @@ $(1)/libddfctl_fuzz.a: $(patsubst tools/ddfctl/%.c,$(1)/ddfctl/%.o,$(FUZZ_CTL_SR
 $(foreach t,$(FUZZ_TARGETS),
 $(1)/fuzz_$(t): $(FUZZ_SRCS_$(t)) $(wildcard tests/fuzz/*.h) \
 		$(filter %.a,$(subst $(FUZZ_DIR)/,$(1)/,$(FUZZ_LIBS_$(t)))) \
-		$(CORE_HDRS) $(CTL_HDRS)
+		$(CORE_HDRS) $(CTL_HDRS) $(1)/flags
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(2) -fsanitize=fuzzer $(FUZZ_CPPFLAGS) \
 		$(FUZZ_CPPFLAGS_$(t)) $(FUZZ_SRCS_$(t)) \
