@@ -51,12 +51,16 @@ if [ "${2:-}" = --inside ]; then
 			proc; do
 			umount -R "$root/$m" 2>/dev/null || true
 		done
+		umount "$root" 2>/dev/null || true
 	}
 	trap umount_all EXIT
 	trap 'exit 130' INT TERM
 	mount --make-rprivate /
 	rm -rf "$root"
 	mkdir -p "$root"
+	# a mount point, as a machine's / is: the lanes' own chroots make
+	# their mounts private (unshare --propagation), which needs one
+	mount --bind "$root" "$root"
 	tar -xf "$tarball" -C "$root"
 	mount -t proc proc "$root/proc"
 	mount --rbind /sys "$root/sys"
