@@ -60,3 +60,35 @@ ctr() {
 
 # send ARGS...: ddfpkt send from $snd.
 send() { S ddfpkt send "$@" >/dev/null; }
+
+# expect_sig_refused MODULE: with signatures enforced, insmod of the
+# unsigned MODULE is refused and nothing loads; ddfctl's rule add and show
+# then say in one line what happened and what to do (sigenforce.sh on
+# Debian's kernels, sigkey.sh on the test key's).
+expect_sig_refused() {
+	local out cmd w
+
+	if out=$(insmod "$1" 2>&1); then
+		fail "insmod of the unsigned nf_ddf succeeded"
+	fi
+	pretty "" "insmod ${1##*/}: $out"
+	[[ $out == *"Key was rejected by service"* ]] ||
+		fail "insmod did not say EKEYREJECTED: $out"
+	! loaded || fail "nf_ddf is loaded"
+	passed "the unsigned nf_ddf is refused: Key was rejected by service"
+
+	for cmd in "rule add r family ip hook prerouting window 1000" show; do
+		# shellcheck disable=SC2086
+		if out=$(ddfctl $cmd 2>&1); then
+			fail "ddfctl $cmd succeeded"
+		fi
+		pretty "" "ddfctl $cmd: $out"
+		expect_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of ddfctl $cmd"
+		for w in "Secure Boot" '"Key was rejected by service"' \
+			"mokutil --import /var/lib/dkms/mok.pub" reboot "MOK manager"; do
+			[[ $out == *"$w"* ]] ||
+				fail "ddfctl $cmd does not say '$w': $out"
+		done
+		passed "ddfctl $cmd says what happened and what to do"
+	done
+}

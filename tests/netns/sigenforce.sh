@@ -27,25 +27,4 @@ enforce=$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null) || true
 expect_eq "$enforce" Y "module.sig_enforce"
 passed "the kernel takes only signed modules"
 
-if out=$(insmod "$DDF_MODULES/nf_ddf.ko" 2>&1); then
-	fail "insmod of the unsigned nf_ddf succeeded"
-fi
-pretty "" "insmod: $out"
-[[ $out == *"Key was rejected by service"* ]] ||
-	fail "insmod did not say EKEYREJECTED: $out"
-! loaded || fail "nf_ddf is loaded"
-passed "the unsigned nf_ddf is refused: Key was rejected by service"
-
-for cmd in "rule add r family ip hook prerouting window 1000" show; do
-	# shellcheck disable=SC2086
-	if out=$(ddfctl $cmd 2>&1); then
-		fail "ddfctl $cmd succeeded"
-	fi
-	pretty "" "ddfctl $cmd: $out"
-	expect_eq "$(printf '%s\n' "$out" | wc -l)" 1 "lines of ddfctl $cmd"
-	for w in "Secure Boot" '"Key was rejected by service"' \
-		"mokutil --import /var/lib/dkms/mok.pub" reboot "MOK manager"; do
-		[[ $out == *"$w"* ]] || fail "ddfctl $cmd does not say '$w': $out"
-	done
-	passed "ddfctl $cmd says what happened and what to do"
-done
+expect_sig_refused "$DDF_MODULES/nf_ddf.ko"
